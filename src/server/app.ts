@@ -1,0 +1,70 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { pingDatabase } from "./db/client";
+import { authRoutes } from "./domains/auth/routes";
+import { loadSession, requireSession } from "./lib/auth";
+import type { AppDeps, AppEnv } from "./lib/context";
+import { AppError } from "./lib/errors";
+import { requestLog } from "./lib/request-log";
+import { webRoutes } from "./web";
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export function createApp(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  app.use("*", requestLog(deps.logger));
+  app.use("*", loadSession(deps.auth));
+
+  app.onError((error, c) => {
+    if (error instanceof AppError) {
+      if (error.details.retryAfterSeconds) c.header("Retry-After", String(error.details.retryAfterSeconds));
+      return c.json(error.toBody(), error.status);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      return c.json({ code: "bad_request", message: error.message || "Bad request" }, error.status);
+    }
+    // Details go to the log under the request id; the caller gets the id, never a stack or SQL.
+    const requestId = c.get("requestId");
+    deps.logger.error("unhandled error", {
+      requestId,
+      error: error instanceof Error ? error.stack : String(error),
+    });
+    return c.json(
+      { code: "internal", message: `Something went wrong on our side. Reference: ${requestId}` },
+      500,
+    );
+  });
+
+  const api = new Hono<AppEnv>()
+    .use(
+      "*",
+      bodyLimit({
+        maxSize: MAX_BODY_BYTES,
+        onError: () => {
+          throw new AppError("payload_too_large", "The request body is larger than 1 MB");
+        },
+      }),
+    )
+    .get("/health", async (c) => {
+      try {
+        await pingDatabase(deps.db);
+      } catch {
+        return c.json({ ok: false, db: deps.dbKind }, 503);
+      }
+      return c.json({ ok: true, db: deps.dbKind });
+    })
+    .route("/auth", authRoutes(deps))
+    // Everything below needs a session: without one the answer is 401, even for unknown paths.
+    .use("*", requireSession)
+    .all("*", (c) =>
+      c.json({ code: "not_found", message: `No API route ${c.req.method} ${c.req.path}` }, 404),
+    );
+
+  app.route("/api", api);
+  if (deps.webRoot) app.route("/", webRoutes(deps.webRoot));
+  app.notFound((c) => c.text("Not Found", 404));
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,4 @@
+// Every table of every domain, for Drizzle's migrations and typed queries.
+export * from "../domains/auth/schema";
+export * from "../domains/rostering/schema";
+export { appMeta } from "./meta";

@@ -1,0 +1,41 @@
+import { index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { users } from "../rostering/schema";
+
+/** Password hashes live apart from the roster so roster imports never touch them. */
+export const userCredentials = pgTable("user_credentials", {
+  userSourcedId: text("user_sourced_id")
+    .primaryKey()
+    .references(() => users.sourcedId, { onDelete: "cascade" }),
+  passwordHash: text("password_hash").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Server-side sessions. The cookie carries a random token; only its SHA-256 is stored. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userSourcedId: text("user_sourced_id")
+      .notNull()
+      .references(() => users.sourcedId, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+  },
+  (table) => [
+    index("sessions_user_idx").on(table.userSourcedId),
+    index("sessions_expires_idx").on(table.expiresAt),
+  ],
+);
+
+/**
+ * Failed sign-in counters, one row per key (`account:<email>` or `ip:<address>`) and window.
+ * Kept in the database so every app process sees the same counts.
+ */
+export const loginFailures = pgTable("login_failures", {
+  throttleKey: text("throttle_key").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,176 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
+import type { AuthUser } from "../../../shared/contracts/auth";
+import { type Database, queryRows } from "../../db/client";
+import { AppError } from "../../lib/errors";
+import { isActiveUser, toAuthUser, type UserProfileRow, userProfileColumns } from "../rostering/queries";
+import { decoyPasswordHash, verifyPassword } from "./password";
+import { loginFailures, sessions } from "./schema";
+
+export interface AuthSettings {
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
+  maxFailuresPerAccount: number;
+  maxFailuresPerIp: number;
+  throttleMinutes: number;
+}
+
+export interface SignedInSession {
+  tokenHash: string;
+  user: AuthUser;
+}
+
+const MINUTE = 60_000;
+// How long a resolved session is reused without asking the database again. Sign-out in this
+// process drops it at once; other processes notice within this time.
+const SESSION_CACHE_MS = 10_000;
+const SESSION_CACHE_MAX_ENTRIES = 50_000;
+// last_seen_at is written at most this often per session, to keep reads cheap.
+const TOUCH_INTERVAL_MS = MINUTE;
+
+export const INVALID_CREDENTIALS = "Invalid email or password";
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("base64url");
+}
+
+export function createAuthService(db: Database, settings: AuthSettings, now: () => Date = () => new Date()) {
+  const cache = new Map<string, { session: SignedInSession; cachedUntil: number }>();
+  const windowMs = settings.throttleMinutes * MINUTE;
+
+  async function assertNotThrottled(keys: { account: string; ip: string }): Promise<void> {
+    const windowStart = new Date(now().getTime() - windowMs);
+    const rows = await db
+      .select()
+      .from(loginFailures)
+      .where(
+        and(
+          inArray(loginFailures.throttleKey, [keys.account, keys.ip]),
+          gte(loginFailures.windowStartedAt, windowStart),
+        ),
+      );
+    for (const row of rows) {
+      const limit = row.throttleKey === keys.ip ? settings.maxFailuresPerIp : settings.maxFailuresPerAccount;
+      if (row.failures < limit) continue;
+      const retryAfterSeconds = Math.max(
+        1,
+        Math.ceil((row.windowStartedAt.getTime() + windowMs - now().getTime()) / 1000),
+      );
+      const minutes = Math.ceil(retryAfterSeconds / 60);
+      throw new AppError(
+        "too_many_requests",
+        `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+        { retryAfterSeconds },
+      );
+    }
+  }
+
+  async function recordFailure(keys: string[]): Promise<void> {
+    const at = now();
+    const windowStart = new Date(at.getTime() - windowMs);
+    // One statement per key: a failure either extends the current window or starts a new one.
+    for (const key of keys) {
+      await db
+        .insert(loginFailures)
+        .values({ throttleKey: key, failures: 1, windowStartedAt: at })
+        .onConflictDoUpdate({
+          target: loginFailures.throttleKey,
+          set: {
+            failures: sql`case when ${loginFailures.windowStartedAt} < ${windowStart} then 1 else ${loginFailures.failures} + 1 end`,
+            windowStartedAt: sql`case when ${loginFailures.windowStartedAt} < ${windowStart} then ${at} else ${loginFailures.windowStartedAt} end`,
+          },
+        });
+    }
+  }
+
+  async function login(input: { email: string; password: string; ip: string; userAgent: string | null }) {
+    const email = input.email.trim().toLowerCase();
+    const keys = { account: `account:${email}`, ip: `ip:${input.ip}` };
+    await assertNotThrottled(keys);
+
+    const [account] = await queryRows<UserProfileRow & { passwordHash: string }>(
+      db,
+      sql`
+      select ${userProfileColumns}, c.password_hash as "passwordHash"
+      from users u join user_credentials c on c.user_sourced_id = u.sourced_id
+      where lower(u.email) = ${email} and ${isActiveUser}
+      limit 1`,
+    );
+    const isValid = await verifyPassword(
+      input.password,
+      account?.passwordHash ?? (await decoyPasswordHash()),
+    );
+    if (!account || !isValid) {
+      await recordFailure([keys.account, keys.ip]);
+      throw new AppError("invalid_credentials", INVALID_CREDENTIALS);
+    }
+    await db.delete(loginFailures).where(eq(loginFailures.throttleKey, keys.account));
+
+    const token = randomBytes(32).toString("base64url");
+    const createdAt = now();
+    await db.insert(sessions).values({
+      tokenHash: hashToken(token),
+      userSourcedId: account.sourcedId,
+      createdAt,
+      lastSeenAt: createdAt,
+      expiresAt: new Date(createdAt.getTime() + settings.sessionMaxHours * 60 * MINUTE),
+      ipAddress: input.ip,
+      userAgent: input.userAgent?.slice(0, 500) ?? null,
+    });
+    return { token, user: toAuthUser(account) };
+  }
+
+  /** The session behind a cookie token, or null when it is unknown, expired or its user may no longer sign in. */
+  async function resolveSession(token: string): Promise<SignedInSession | null> {
+    const tokenHash = hashToken(token);
+    const at = now();
+    const cached = cache.get(tokenHash);
+    if (cached && cached.cachedUntil > at.getTime()) return cached.session;
+
+    const [row] = await queryRows<UserProfileRow & { expiresAt: Date | string; lastSeenAt: Date | string }>(
+      db,
+      sql`
+      select ${userProfileColumns}, s.expires_at as "expiresAt", s.last_seen_at as "lastSeenAt"
+      from sessions s join users u on u.sourced_id = s.user_sourced_id
+      where s.token_hash = ${tokenHash} and ${isActiveUser}`,
+    );
+    if (!row) {
+      cache.delete(tokenHash);
+      return null;
+    }
+    const lastSeenAt = new Date(row.lastSeenAt).getTime();
+    const isExpired =
+      new Date(row.expiresAt).getTime() <= at.getTime() ||
+      lastSeenAt + settings.sessionIdleMinutes * MINUTE <= at.getTime();
+    if (isExpired) {
+      await endSession(tokenHash);
+      return null;
+    }
+    if (at.getTime() - lastSeenAt >= TOUCH_INTERVAL_MS) {
+      await db.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.tokenHash, tokenHash));
+    }
+    const session = { tokenHash, user: toAuthUser(row) };
+    if (cache.size >= SESSION_CACHE_MAX_ENTRIES) cache.clear();
+    cache.set(tokenHash, { session, cachedUntil: at.getTime() + SESSION_CACHE_MS });
+    return session;
+  }
+
+  async function endSession(tokenHash: string): Promise<void> {
+    cache.delete(tokenHash);
+    await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+  }
+
+  /** Removes expired sessions and stale throttle windows; run now and then. */
+  async function sweepExpired(): Promise<void> {
+    const at = now();
+    const idleCutoff = new Date(at.getTime() - settings.sessionIdleMinutes * MINUTE);
+    await db.delete(sessions).where(or(lt(sessions.expiresAt, at), lt(sessions.lastSeenAt, idleCutoff)));
+    await db
+      .delete(loginFailures)
+      .where(lt(loginFailures.windowStartedAt, new Date(at.getTime() - windowMs)));
+  }
+
+  return { login, resolveSession, endSession, sweepExpired };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,65 @@
+import { sql } from "drizzle-orm";
+import type { AuthUser, UserRole } from "../../../shared/contracts/auth";
+import { dashRoleOf } from "../../../shared/roles";
+
+/** The columns of a user's profile, with their roles and org names gathered in the same row. */
+export const userProfileColumns = sql`
+  u.sourced_id as "sourcedId", u.email, u.given_name as "givenName", u.family_name as "familyName",
+  u.primary_org_sourced_id as "primaryOrgSourcedId",
+  coalesce((
+    select json_agg(json_build_object(
+      'role', r.role, 'roleType', r.role_type,
+      'orgSourcedId', r.org_sourced_id, 'orgType', o.type, 'orgName', o.name
+    ) order by r.role_type, r.role, r.org_sourced_id)
+    from user_roles r left join orgs o on o.sourced_id = r.org_sourced_id
+    where r.user_sourced_id = u.sourced_id
+  ), '[]'::json) as roles`;
+
+/** Only users that may sign in: active in the roster and enabled. */
+export const isActiveUser = sql`u.status = 'active' and u.enabled_user`;
+
+export interface UserProfileRow {
+  sourcedId: string;
+  email: string | null;
+  givenName: string;
+  familyName: string;
+  primaryOrgSourcedId: string | null;
+  roles: {
+    role: string;
+    roleType: string;
+    orgSourcedId: string;
+    orgType: string | null;
+    orgName: string | null;
+  }[];
+}
+
+/**
+ * Shapes a profile row as the API's user: roster role names become Dash roles, roles that grant
+ * nothing are left out, and primary roles come first.
+ */
+export function toAuthUser(row: UserProfileRow): AuthUser {
+  const roles: UserRole[] = [];
+  for (const entry of row.roles) {
+    const role = dashRoleOf(entry.role);
+    if (!role) continue;
+    roles.push({
+      role,
+      roleType: entry.roleType === "primary" ? "primary" : "secondary",
+      // An org missing from the roster still shows, named by its id, rather than hiding the role.
+      org: {
+        sourcedId: entry.orgSourcedId,
+        type: entry.orgType ?? "unknown",
+        name: entry.orgName ?? entry.orgSourcedId,
+      },
+    });
+  }
+  roles.sort((a, b) => Number(b.roleType === "primary") - Number(a.roleType === "primary"));
+  return {
+    sourcedId: row.sourcedId,
+    email: row.email,
+    givenName: row.givenName,
+    familyName: row.familyName,
+    roles,
+    primaryOrg: row.primaryOrgSourcedId ? { sourcedId: row.primaryOrgSourcedId } : null,
+  };
+}

@@ -1,0 +1,170 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  date,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+/**
+ * Roster tables in the OneRoster 1.2 shape. Every record has a sourcedId (the id the student
+ * information system gave it), a status and dateLastModified; references are by sourcedId.
+ */
+const oneRosterBase = {
+  sourcedId: text("sourced_id").primaryKey(),
+  status: text("status").notNull().default("active"),
+  dateLastModified: timestamp("date_last_modified", { withTimezone: true }).notNull().defaultNow(),
+  metadata: jsonb("metadata").$type<Record<string, unknown>>(),
+};
+
+export const orgs = pgTable(
+  "orgs",
+  {
+    ...oneRosterBase,
+    name: text("name").notNull(),
+    type: text("type").notNull(),
+    identifier: text("identifier"),
+    parentSourcedId: text("parent_sourced_id"),
+  },
+  (table) => [index("orgs_parent_idx").on(table.parentSourcedId)],
+);
+
+export const users = pgTable(
+  "users",
+  {
+    ...oneRosterBase,
+    enabledUser: boolean("enabled_user").notNull().default(true),
+    username: text("username"),
+    givenName: text("given_name").notNull(),
+    familyName: text("family_name").notNull(),
+    middleName: text("middle_name"),
+    preferredFirstName: text("preferred_first_name"),
+    preferredMiddleName: text("preferred_middle_name"),
+    preferredLastName: text("preferred_last_name"),
+    pronouns: text("pronouns"),
+    identifier: text("identifier"),
+    email: text("email"),
+    sms: text("sms"),
+    phone: text("phone"),
+    grades: text("grades").array().notNull().default(sql`'{}'::text[]`),
+    primaryOrgSourcedId: text("primary_org_sourced_id"),
+    /** IANA timezone in which this user's days are counted (students' XP days, for example). */
+    timezone: text("timezone").notNull().default("America/New_York"),
+  },
+  (table) => [
+    // Sign-in is by email, compared case-insensitively.
+    uniqueIndex("users_email_lower_idx").on(sql`lower(${table.email})`),
+    index("users_primary_org_idx").on(table.primaryOrgSourcedId),
+  ],
+);
+
+/** A user's roles: OneRoster 1.2 `roles[]` of { roleType, role, org }. `role` is kept as the source wrote it. */
+export const userRoles = pgTable(
+  "user_roles",
+  {
+    userSourcedId: text("user_sourced_id")
+      .notNull()
+      .references(() => users.sourcedId, { onDelete: "cascade" }),
+    role: text("role").notNull(),
+    roleType: text("role_type").notNull(),
+    orgSourcedId: text("org_sourced_id").notNull(),
+    beginDate: date("begin_date"),
+    endDate: date("end_date"),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userSourcedId, table.role, table.orgSourcedId] }),
+    index("user_roles_org_idx").on(table.orgSourcedId),
+  ],
+);
+
+/** OneRoster `agents`: a parent or guardian (agent) linked to a student. */
+export const userAgents = pgTable(
+  "user_agents",
+  {
+    userSourcedId: text("user_sourced_id")
+      .notNull()
+      .references(() => users.sourcedId, { onDelete: "cascade" }),
+    agentSourcedId: text("agent_sourced_id")
+      .notNull()
+      .references(() => users.sourcedId, { onDelete: "cascade" }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userSourcedId, table.agentSourcedId] }),
+    index("user_agents_agent_idx").on(table.agentSourcedId),
+  ],
+);
+
+export const academicSessions = pgTable(
+  "academic_sessions",
+  {
+    ...oneRosterBase,
+    title: text("title").notNull(),
+    type: text("type").notNull(),
+    startDate: date("start_date").notNull(),
+    endDate: date("end_date").notNull(),
+    parentSourcedId: text("parent_sourced_id"),
+    schoolYear: text("school_year").notNull(),
+    orgSourcedId: text("org_sourced_id"),
+  },
+  (table) => [index("academic_sessions_parent_idx").on(table.parentSourcedId)],
+);
+
+export const courses = pgTable(
+  "courses",
+  {
+    ...oneRosterBase,
+    title: text("title").notNull(),
+    schoolYearSourcedId: text("school_year_sourced_id"),
+    courseCode: text("course_code"),
+    grades: text("grades").array().notNull().default(sql`'{}'::text[]`),
+    subjects: text("subjects").array().notNull().default(sql`'{}'::text[]`),
+    subjectCodes: text("subject_codes").array().notNull().default(sql`'{}'::text[]`),
+    orgSourcedId: text("org_sourced_id").notNull(),
+  },
+  (table) => [index("courses_org_idx").on(table.orgSourcedId)],
+);
+
+export const classes = pgTable(
+  "classes",
+  {
+    ...oneRosterBase,
+    title: text("title").notNull(),
+    classCode: text("class_code"),
+    classType: text("class_type").notNull().default("scheduled"),
+    location: text("location"),
+    grades: text("grades").array().notNull().default(sql`'{}'::text[]`),
+    subjects: text("subjects").array().notNull().default(sql`'{}'::text[]`),
+    subjectCodes: text("subject_codes").array().notNull().default(sql`'{}'::text[]`),
+    periods: text("periods").array().notNull().default(sql`'{}'::text[]`),
+    courseSourcedId: text("course_sourced_id").notNull(),
+    schoolSourcedId: text("school_sourced_id").notNull(),
+    termSourcedIds: text("term_sourced_ids").array().notNull().default(sql`'{}'::text[]`),
+  },
+  (table) => [
+    index("classes_course_idx").on(table.courseSourcedId),
+    index("classes_school_idx").on(table.schoolSourcedId),
+  ],
+);
+
+export const enrollments = pgTable(
+  "enrollments",
+  {
+    ...oneRosterBase,
+    userSourcedId: text("user_sourced_id").notNull(),
+    classSourcedId: text("class_sourced_id").notNull(),
+    schoolSourcedId: text("school_sourced_id").notNull(),
+    role: text("role").notNull(),
+    primary: boolean("primary").notNull().default(false),
+    beginDate: date("begin_date"),
+    endDate: date("end_date"),
+  },
+  (table) => [
+    index("enrollments_user_idx").on(table.userSourcedId),
+    index("enrollments_class_idx").on(table.classSourcedId),
+  ],
+);

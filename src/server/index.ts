@@ -1,0 +1,76 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "@hono/node-server";
+import { createApp } from "./app";
+import { ensureWebBuild } from "./build-web";
+import { openDatabase } from "./db/client";
+import { createAuthService } from "./domains/auth/service";
+import { readEnv } from "./env";
+import { createLogger } from "./lib/logger";
+import { isDatabaseEmpty, seedDemoSchool } from "./seed/demo-school";
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+async function main() {
+  const env = readEnv();
+  const logger = createLogger(env.LOG_LEVEL);
+  const started = performance.now();
+
+  const webRoot = path.join(projectRoot, "dist");
+  await ensureWebBuild(projectRoot, webRoot, (message) => logger.info(message));
+
+  const database = await openDatabase(
+    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
+  );
+  await database.migrate();
+  if (env.SEED_DEMO && (await isDatabaseEmpty(database.db))) {
+    logger.info("seeding the demo school");
+    await seedDemoSchool(database.db);
+  }
+
+  const auth = createAuthService(database.db, {
+    sessionIdleMinutes: env.SESSION_IDLE_MINUTES,
+    sessionMaxHours: env.SESSION_MAX_HOURS,
+    maxFailuresPerAccount: env.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+    maxFailuresPerIp: env.LOGIN_MAX_FAILURES_PER_IP,
+    throttleMinutes: env.LOGIN_THROTTLE_MINUTES,
+  });
+  const app = createApp({ db: database.db, dbKind: database.kind, env, logger, auth, webRoot });
+  const sweep = setInterval(() => {
+    auth.sweepExpired().catch((error) => logger.warn("session sweep failed", { error: String(error) }));
+  }, SWEEP_INTERVAL_MS);
+  sweep.unref();
+
+  const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+    logger.info("listening", {
+      url: `http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${info.port}`,
+      db: database.kind,
+      startupMs: Math.round(performance.now() - started),
+    });
+  });
+
+  let isShuttingDown = false;
+  const shutdown = (signal: string) => {
+    if (isShuttingDown) return;
+    isShuttingDown = true;
+    logger.info("shutting down", { signal });
+    clearInterval(sweep);
+    // Stop taking requests, let the ones in flight finish, then close the database cleanly.
+    server.close(async () => {
+      await database.close();
+      logger.info("stopped");
+      process.exit(0);
+    });
+    setTimeout(() => {
+      if ("closeAllConnections" in server) server.closeAllConnections();
+    }, 5000).unref();
+  };
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+main().catch((error) => {
+  process.stderr.write(`Dash could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,37 @@
+import type { ApiError } from "../../shared/contracts/errors";
+
+const STATUS_BY_CODE = {
+  bad_request: 400,
+  invalid_json: 400,
+  validation_failed: 400,
+  unauthenticated: 401,
+  invalid_credentials: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  too_many_requests: 429,
+  internal: 500,
+} as const;
+
+export type ErrorCode = keyof typeof STATUS_BY_CODE;
+export type ErrorStatus = (typeof STATUS_BY_CODE)[ErrorCode];
+
+/** An error whose message is safe to show to the user as it is. */
+export class AppError extends Error {
+  readonly status: ErrorStatus;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Pick<ApiError, "issues" | "retryAfterSeconds"> = {},
+  ) {
+    super(message);
+    this.name = "AppError";
+    this.status = STATUS_BY_CODE[code];
+  }
+
+  toBody(): ApiError {
+    return { code: this.code, message: this.message, ...this.details };
+  }
+}

@@ -1,0 +1,40 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { Hono } from "hono";
+import { isPublicPath, loginUrlFor } from "../shared/redirect";
+import type { AppEnv } from "./lib/context";
+
+/**
+ * Serves the built single-page app: files by their path, every other page as index.html.
+ * Pages need a session, except the public ones; a visitor without one goes to the sign-in page
+ * with the way back in `redirect`.
+ */
+export function webRoutes(webRoot: string) {
+  const indexHtml = readFileSync(path.join(webRoot, "index.html"), "utf8");
+  const assets = serveStatic<AppEnv>({
+    root: webRoot,
+    onFound: (file, c) => {
+      // Vite puts a content hash in every file name under assets/, so they never change.
+      if (file.includes(`${path.sep}assets${path.sep}`))
+        c.header("Cache-Control", "public, max-age=31536000, immutable");
+    },
+  });
+
+  return new Hono<AppEnv>()
+    .get("/", (c) => c.redirect(c.get("session") ? "/app" : "/login", 302))
+    .get("*", async (c, next) => {
+      // A last path segment with a dot names a file; everything else is a page of the app.
+      if (!/\.[a-z0-9]+$/i.test(c.req.path)) return next();
+      const served = await assets(c, async () => {});
+      return served ?? c.text("Not Found", 404);
+    })
+    .get("*", (c) => {
+      const url = new URL(c.req.url);
+      if (!c.get("session") && !isPublicPath(url.pathname)) {
+        return c.redirect(loginUrlFor(`${url.pathname}${url.search}`), 302);
+      }
+      c.header("Cache-Control", "no-store");
+      return c.html(indexHtml);
+    });
+}

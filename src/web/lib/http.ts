@@ -1,0 +1,57 @@
+import type { z } from "zod";
+import { apiErrorSchema } from "../../shared/contracts/errors";
+
+/** A failed API call, carrying the server's readable message. */
+export class ApiRequestError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = "ApiRequestError";
+  }
+}
+
+/**
+ * Calls the JSON API with the session cookie and parses the answer with its contract. A non-OK
+ * answer with a JSON error body is rethrown with the server's message; otherwise with its text.
+ */
+export async function apiFetch<Schema extends z.ZodType>(
+  path: string,
+  schema: Schema,
+  init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
+): Promise<z.output<Schema>> {
+  const response = await fetch(path, {
+    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+    credentials: "same-origin",
+    headers: init.body === undefined ? undefined : { "Content-Type": "application/json" },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    signal: init.signal,
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  if (!response.ok) {
+    const error = apiErrorSchema.safeParse(json);
+    if (error.success) {
+      throw new ApiRequestError(
+        error.data.message,
+        response.status,
+        error.data.code,
+        error.data.retryAfterSeconds,
+      );
+    }
+    throw new ApiRequestError(
+      text || response.statusText || `Request failed (${response.status})`,
+      response.status,
+      "http_error",
+    );
+  }
+  return schema.parse(json);
+}

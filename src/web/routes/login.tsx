@@ -1,0 +1,148 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { createFileRoute, redirect, useRouter } from "@tanstack/react-router";
+import { type FormEvent, useId, useState } from "react";
+import { safeRedirectPath } from "../../shared/redirect";
+import { Brand } from "../components/brand";
+import { authKeys, demoAccountsQuery, meQuery, signIn } from "../features/auth/api";
+import { afterSignInPath, describeLoginError, loginSearchSchema } from "../features/auth/search";
+import { ApiRequestError } from "../lib/http";
+
+export const Route = createFileRoute("/login")({
+  validateSearch: loginSearchSchema,
+  beforeLoad: async ({ context, search }) => {
+    const me = await context.queryClient.ensureQueryData(meQuery).catch(() => null);
+    if (me?.isAuthenticated)
+      throw redirect({ href: afterSignInPath(search, safeRedirectPath(search.redirect)) });
+  },
+  component: LoginPage,
+});
+
+function LoginPage() {
+  const search = Route.useSearch();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const demo = useQuery(demoAccountsQuery);
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [failure, setFailure] = useState<string | null>(null);
+  const [isSubmitting, setIsSubmitting] = useState(false);
+  const ids = { email: useId(), password: useId(), message: useId() };
+  const message = failure ?? describeLoginError(search);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setIsSubmitting(true);
+    setFailure(null);
+    try {
+      const me = await signIn({ email, password });
+      queryClient.setQueryData(authKeys.me, me);
+      router.history.push(afterSignInPath(search, safeRedirectPath(search.redirect)));
+    } catch (error) {
+      setFailure(
+        error instanceof ApiRequestError ? error.message : "Could not reach Dash. Check your connection.",
+      );
+      setIsSubmitting(false);
+    }
+  }
+
+  const inputClass =
+    "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-base shadow-sm placeholder:text-slate-400 focus:border-brand-600 dark:border-slate-700 dark:bg-slate-900";
+
+  return (
+    <main className="flex min-h-screen items-center justify-center bg-gradient-to-br from-brand-50 via-white to-amber-50 px-4 py-10 dark:from-slate-950 dark:via-slate-950 dark:to-slate-900">
+      <div className="w-full max-w-md">
+        <div className="mb-6 flex justify-center">
+          <Brand size="lg" />
+        </div>
+        <section className="rounded-2xl border border-slate-200 bg-white p-8 shadow-lg dark:border-slate-800 dark:bg-slate-900">
+          <h1 className="text-2xl font-bold">Sign in</h1>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+            Learning, goals and progress for your school.
+          </p>
+          {message && (
+            <p
+              id={ids.message}
+              role="alert"
+              className="mt-4 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
+            >
+              {message}
+            </p>
+          )}
+          <form className="mt-6 space-y-4" onSubmit={submit} noValidate>
+            <div>
+              <label htmlFor={ids.email} className="text-sm font-medium">
+                Email
+              </label>
+              <input
+                id={ids.email}
+                name="email"
+                type="email"
+                autoComplete="username"
+                required
+                value={email}
+                onChange={(event) => setEmail(event.target.value)}
+                className={inputClass}
+                aria-describedby={message ? ids.message : undefined}
+              />
+            </div>
+            <div>
+              <label htmlFor={ids.password} className="text-sm font-medium">
+                Password
+              </label>
+              <input
+                id={ids.password}
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                required
+                value={password}
+                onChange={(event) => setPassword(event.target.value)}
+                className={inputClass}
+              />
+            </div>
+            <button
+              type="submit"
+              disabled={isSubmitting}
+              className="w-full rounded-lg bg-brand-600 px-4 py-2.5 font-semibold text-white shadow-sm hover:bg-brand-700 disabled:opacity-60"
+            >
+              {isSubmitting ? "Signing in…" : "Sign in"}
+            </button>
+          </form>
+        </section>
+        {demo.data && demo.data.accounts.length > 0 && (
+          <section
+            aria-labelledby="demo-accounts"
+            className="mt-6 rounded-2xl border border-dashed border-slate-300 bg-white/70 p-5 dark:border-slate-700 dark:bg-slate-900/70"
+          >
+            <h2 id="demo-accounts" className="text-sm font-semibold">
+              Demo school accounts
+            </h2>
+            <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+              Password for all: <code className="font-mono font-semibold">{demo.data.password}</code>. Choose
+              one to fill the form.
+            </p>
+            <ul className="mt-3 grid gap-2 sm:grid-cols-2">
+              {demo.data.accounts.map((account) => (
+                <li key={account.email}>
+                  <button
+                    type="button"
+                    onClick={() => {
+                      setEmail(account.email);
+                      setPassword(demo.data.password ?? "");
+                    }}
+                    className="w-full rounded-lg border border-slate-200 bg-white px-3 py-2 text-left text-sm hover:border-brand-500 hover:bg-brand-50 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800"
+                  >
+                    <span className="block font-medium">{account.email}</span>
+                    <span className="block text-xs text-slate-600 dark:text-slate-400">
+                      {account.description}
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+      </div>
+    </main>
+  );
+}
