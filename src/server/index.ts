@@ -4,7 +4,7 @@ import { serve } from "@hono/node-server";
 import { createApp } from "./app";
 import { ensureWebBuild } from "./build-web";
 import { openDatabase } from "./db/client";
-import { createAuthService } from "./domains/auth/service";
+import { authSettingsFromEnv, createAuthService } from "./domains/auth/service";
 import { readEnv } from "./env";
 import { createLogger } from "./lib/logger";
 import { isDatabaseEmpty, seedDemoSchool } from "./seed/demo-school";
@@ -29,13 +29,7 @@ async function main() {
     await seedDemoSchool(database.db);
   }
 
-  const auth = createAuthService(database.db, {
-    sessionIdleMinutes: env.SESSION_IDLE_MINUTES,
-    sessionMaxHours: env.SESSION_MAX_HOURS,
-    maxFailuresPerAccount: env.LOGIN_MAX_FAILURES_PER_ACCOUNT,
-    maxFailuresPerIp: env.LOGIN_MAX_FAILURES_PER_IP,
-    throttleMinutes: env.LOGIN_THROTTLE_MINUTES,
-  });
+  const auth = createAuthService(database.db, authSettingsFromEnv(env));
   const app = createApp({ db: database.db, dbKind: database.kind, env, logger, auth, webRoot });
   const sweep = setInterval(() => {
     auth.sweepExpired().catch((error) => logger.warn("session sweep failed", { error: String(error) }));

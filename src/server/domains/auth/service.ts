@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import type { AuthUser } from "../../../shared/contracts/auth";
 import { type Database, queryRows } from "../../db/client";
+import type { Env } from "../../env";
 import { AppError } from "../../lib/errors";
 import { isActiveUser, toAuthUser, type UserProfileRow, userProfileColumns } from "../rostering/queries";
 import { decoyPasswordHash, verifyPassword } from "./password";
@@ -13,6 +14,16 @@ export interface AuthSettings {
   maxFailuresPerAccount: number;
   maxFailuresPerIp: number;
   throttleMinutes: number;
+}
+
+export function authSettingsFromEnv(env: Env): AuthSettings {
+  return {
+    sessionIdleMinutes: env.SESSION_IDLE_MINUTES,
+    sessionMaxHours: env.SESSION_MAX_HOURS,
+    maxFailuresPerAccount: env.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+    maxFailuresPerIp: env.LOGIN_MAX_FAILURES_PER_IP,
+    throttleMinutes: env.LOGIN_THROTTLE_MINUTES,
+  };
 }
 
 export interface SignedInSession {

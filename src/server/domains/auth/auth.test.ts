@@ -1,0 +1,296 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../seed/demo-accounts";
+import { createTestApp, sessionCookieOf, type TestApp } from "../../test/harness";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({
+    env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: "3", LOGIN_MAX_FAILURES_PER_IP: "8", TRUST_PROXY: "true" },
+  });
+});
+afterAll(() => t.close());
+
+// Each test signs in from its own address so the per-IP throttle of one test never trips another.
+let nextAddress = 1;
+const fromNewAddress = () => ({ "x-forwarded-for": `203.0.113.${nextAddress++}` });
+
+describe("sign-in", () => {
+  it.each(DEMO_ACCOUNTS.map((account) => account.email))(
+    "signs in %s and answers me with the spec's shape",
+    async (email) => {
+      const response = await t.request("/api/auth/login", {
+        json: { email, password: DEMO_PASSWORD },
+        headers: fromNewAddress(),
+      });
+      expect(response.status).toBe(200);
+      const setCookie = response.headers.get("set-cookie") ?? "";
+      expect(setCookie).toMatch(/^dash_session=[\w-]{40,};/);
+      expect(setCookie).toContain("HttpOnly");
+      expect(setCookie).toContain("SameSite=Lax");
+      expect(setCookie).toContain("Path=/");
+      expect(setCookie).not.toContain("Secure");
+
+      const login = await response.json();
+      const me = await (await t.request("/api/auth/me", { cookie: sessionCookieOf(response) })).json();
+      expect(me).toEqual(login);
+      expect(me.isAuthenticated).toBe(true);
+      expect(me.user.email).toBe(email);
+      expect(me.user.sourcedId).toEqual(expect.any(String));
+      expect(me.user.primaryOrg).toEqual({ sourcedId: expect.any(String) });
+      for (const role of me.user.roles) {
+        expect(role).toEqual({
+          role: expect.stringMatching(/^(administrator|teacher|proctor|parent|guardian|student)$/),
+          roleType: expect.stringMatching(/^(primary|secondary)$/),
+          org: { sourcedId: expect.any(String), type: expect.any(String), name: expect.any(String) },
+        });
+      }
+    },
+  );
+
+  it("gives each demo account the roles of the demo school", async () => {
+    const rolesOf = async (email: string) => {
+      const cookie = await t.signIn(email, DEMO_PASSWORD, fromNewAddress());
+      const me = await (await t.request("/api/auth/me", { cookie })).json();
+      return me.user.roles.map(
+        (role: { role: string; org: { name: string } }) => `${role.role}@${role.org.name}`,
+      );
+    };
+    expect(await rolesOf("admin@dash.demo")).toEqual(["administrator@Dash Demo District"]);
+    expect(await rolesOf("guide@dash.demo")).toEqual(["teacher@Maple Grove School"]);
+    expect(await rolesOf("multi@dash.demo")).toEqual([
+      "teacher@Maple Grove School",
+      "student@Maple Grove School",
+    ]);
+    expect(await rolesOf("parent@dash.demo")).toEqual([
+      "parent@Maple Grove School",
+      "parent@Riverside School",
+    ]);
+    expect(await rolesOf("proctor@dash.demo")).toEqual(["proctor@Maple Grove School"]);
+  });
+
+  it("accepts the email in any case and with spaces around it", async () => {
+    const response = await t.request("/api/auth/login", {
+      json: { email: "  Student@Dash.Demo ", password: DEMO_PASSWORD },
+      headers: fromNewAddress(),
+    });
+    expect(response.status).toBe(200);
+  });
+
+  it("answers 401 with the same text for a wrong password and an unknown email", async () => {
+    const headers = fromNewAddress();
+    const wrongPassword = await t.request("/api/auth/login", {
+      json: { email: "guide@dash.demo", password: "nope" },
+      headers,
+    });
+    const unknownEmail = await t.request("/api/auth/login", {
+      json: { email: "nobody@dash.demo", password: "nope" },
+      headers,
+    });
+    expect(wrongPassword.status).toBe(401);
+    expect(unknownEmail.status).toBe(401);
+    expect(await wrongPassword.json()).toEqual({
+      code: "invalid_credentials",
+      message: "Invalid email or password",
+    });
+    expect(await unknownEmail.json()).toEqual({
+      code: "invalid_credentials",
+      message: "Invalid email or password",
+    });
+    expect(wrongPassword.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("rejects malformed bodies with 400 and a readable message", async () => {
+    const malformed = await t.request("/api/auth/login", {
+      body: "{not json",
+      headers: { "content-type": "application/json" },
+    });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toEqual({
+      code: "invalid_json",
+      message: "The request body must be valid JSON",
+    });
+
+    const missing = await t.request("/api/auth/login", { json: { email: "guide@dash.demo" } });
+    expect(missing.status).toBe(400);
+    const body = await missing.json();
+    expect(body.code).toBe("validation_failed");
+    expect(body.message).toContain("password");
+    expect(body.issues).toEqual([{ path: "password", message: expect.any(String) }]);
+
+    const wrongType = await t.request("/api/auth/login", { json: { email: 42, password: ["x"] } });
+    expect(wrongType.status).toBe(400);
+    expect((await wrongType.json()).issues.map((issue: { path: string }) => issue.path)).toEqual([
+      "email",
+      "password",
+    ]);
+  });
+
+  it("never writes a password or a session token to the log", async () => {
+    const marker = "Sup3r-Secret-Marker";
+    await t.request("/api/auth/login", {
+      json: { email: "guide@dash.demo", password: marker },
+      headers: fromNewAddress(),
+    });
+    const response = await t.request("/api/auth/login", {
+      json: { email: "guide@dash.demo", password: DEMO_PASSWORD },
+      headers: fromNewAddress(),
+    });
+    const token = sessionCookieOf(response).split("=")[1] as string;
+    const log = t.logLines.join("\n");
+    expect(log).toContain('"path":"/api/auth/login"');
+    expect(log).not.toContain(marker);
+    expect(log).not.toContain(DEMO_PASSWORD);
+    expect(log).not.toContain(token);
+  });
+});
+
+describe("throttling", () => {
+  it("refuses an account with 429 and a retry time after repeated failures, even with the right password", async () => {
+    const email = "proctor@dash.demo";
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const response = await t.request("/api/auth/login", {
+        json: { email, password: "wrong" },
+        headers: fromNewAddress(),
+      });
+      expect(response.status).toBe(401);
+    }
+    const blocked = await t.request("/api/auth/login", {
+      json: { email, password: DEMO_PASSWORD },
+      headers: fromNewAddress(),
+    });
+    expect(blocked.status).toBe(429);
+    const retryAfter = Number(blocked.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    const body = await blocked.json();
+    expect(body.code).toBe("too_many_requests");
+    expect(body.message).toMatch(/Try again in \d+ minutes?/);
+    expect(body.retryAfterSeconds).toBe(retryAfter);
+
+    // Other accounts are not affected, and the block lifts when the window has passed.
+    expect(
+      (
+        await t.request("/api/auth/login", {
+          json: { email: "admin@dash.demo", password: DEMO_PASSWORD },
+          headers: fromNewAddress(),
+        })
+      ).status,
+    ).toBe(200);
+    t.clock.advance(16 * 60_000);
+    expect(
+      (
+        await t.request("/api/auth/login", {
+          json: { email, password: DEMO_PASSWORD },
+          headers: fromNewAddress(),
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it("refuses an address that fails on many accounts", async () => {
+    const headers = fromNewAddress();
+    for (let attempt = 0; attempt < 8; attempt++) {
+      await t.request("/api/auth/login", {
+        json: { email: `probe${attempt}@example.org`, password: "x" },
+        headers,
+      });
+    }
+    const blocked = await t.request("/api/auth/login", {
+      json: { email: "guardian@dash.demo", password: DEMO_PASSWORD },
+      headers,
+    });
+    expect(blocked.status).toBe(429);
+    // The same account from another address still signs in.
+    const elsewhere = await t.request("/api/auth/login", {
+      json: { email: "guardian@dash.demo", password: DEMO_PASSWORD },
+      headers: fromNewAddress(),
+    });
+    expect(elsewhere.status).toBe(200);
+  });
+});
+
+describe("sessions", () => {
+  it("answers me signed out without a session or with an unknown one", async () => {
+    for (const cookie of [undefined, "dash_session=not-a-real-token"]) {
+      const response = await t.request("/api/auth/me", { cookie });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ isAuthenticated: false, user: null });
+    }
+  });
+
+  it("ends the session on logout", async () => {
+    const cookie = await t.signIn("student@dash.demo", DEMO_PASSWORD, fromNewAddress());
+    const logout = await t.request("/api/auth/logout", { method: "POST", cookie });
+    expect(logout.status).toBe(200);
+    expect(logout.headers.get("set-cookie")).toMatch(/^dash_session=;/);
+    expect(await (await t.request("/api/auth/me", { cookie })).json()).toEqual({
+      isAuthenticated: false,
+      user: null,
+    });
+  });
+
+  it("expires a session after the idle time", async () => {
+    const cookie = await t.signIn("student@dash.demo", DEMO_PASSWORD, fromNewAddress());
+    t.clock.advance(119 * 60_000);
+    expect((await (await t.request("/api/auth/me", { cookie })).json()).isAuthenticated).toBe(true);
+    // Activity moved the idle deadline; two quiet hours end the session.
+    t.clock.advance(121 * 60_000);
+    expect((await (await t.request("/api/auth/me", { cookie })).json()).isAuthenticated).toBe(false);
+  });
+
+  it("expires a session at its absolute lifetime even when it is in use", async () => {
+    const cookie = await t.signIn("student@dash.demo", DEMO_PASSWORD, fromNewAddress());
+    for (let hour = 0; hour < 167; hour += 1) {
+      t.clock.advance(60 * 60_000);
+      if (hour % 24 === 0)
+        expect((await (await t.request("/api/auth/me", { cookie })).json()).isAuthenticated).toBe(true);
+      // Stay active so only the absolute limit can end it.
+      await t.request("/api/auth/me", { cookie });
+    }
+    t.clock.advance(61 * 60_000);
+    expect((await (await t.request("/api/auth/me", { cookie })).json()).isAuthenticated).toBe(false);
+  });
+
+  it("marks the cookie Secure when served over https", async () => {
+    const response = await t.app.request("https://dash.example/api/auth/login", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...fromNewAddress() },
+      body: JSON.stringify({ email: "guide@dash.demo", password: DEMO_PASSWORD }),
+    });
+    expect(response.headers.get("set-cookie")).toContain("Secure");
+  });
+});
+
+describe("the rest of the API", () => {
+  it("answers 401 without a session, for known and unknown paths alike", async () => {
+    for (const path of ["/api/parent/children", "/api/does-not-exist"]) {
+      const response = await t.request(path);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ code: "unauthenticated", message: "Sign in to continue" });
+    }
+  });
+
+  it("answers 404 JSON for unknown paths when signed in", async () => {
+    const cookie = await t.signIn("admin@dash.demo", DEMO_PASSWORD, fromNewAddress());
+    const response = await t.request("/api/does-not-exist", { cookie });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ code: "not_found" });
+  });
+
+  it("answers 413 for bodies over 1 MB", async () => {
+    const response = await t.request("/api/auth/login", {
+      json: { email: "guide@dash.demo", password: "x".repeat(1024 * 1024 + 10) },
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({
+      code: "payload_too_large",
+      message: "The request body is larger than 1 MB",
+    });
+  });
+
+  it("reports health with the kind of database", async () => {
+    const response = await t.request("/api/health");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true, db: t.kind });
+  });
+});
