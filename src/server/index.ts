@@ -17,8 +17,9 @@ async function main() {
   const logger = createLogger(env.LOG_LEVEL);
   const started = performance.now();
 
-  const webRoot = path.join(projectRoot, "dist");
-  await ensureWebBuild(projectRoot, webRoot, (message) => logger.info(message));
+  // `--api-only` (used by `npm run dev`, where Vite serves the pages) skips the web build.
+  const webRoot = process.argv.includes("--api-only") ? undefined : path.join(projectRoot, "dist");
+  if (webRoot) await ensureWebBuild(projectRoot, webRoot, (message) => logger.info(message));
 
   const database = await openDatabase(
     env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },

@@ -27,7 +27,10 @@ export function webRoutes(webRoot: string) {
       // A last path segment with a dot names a file; everything else is a page of the app.
       if (!/\.[a-z0-9]+$/i.test(c.req.path)) return next();
       const served = await assets(c, async () => {});
-      return served ?? c.text("Not Found", 404);
+      if (!served) return c.text("Not Found", 404);
+      // Vite puts a content hash in every file name under assets/, so they never change.
+      if (c.req.path.startsWith("/assets/")) served.headers.set("Cache-Control", "public, max-age=31536000, immutable");
+      return served;
     })
     .get("*", (c) => {
       const url = new URL(c.req.url);

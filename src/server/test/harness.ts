@@ -46,14 +46,14 @@ async function openTestDatabase(): Promise<{ handle: DatabaseHandle; dispose: ()
 }
 
 /** The whole app on its own copy of the seeded demo database, with its log lines captured. */
-export async function createTestApp(options: { env?: Record<string, string> } = {}) {
+export async function createTestApp(options: { env?: Record<string, string>; webRoot?: string } = {}) {
   const { handle, dispose } = await openTestDatabase();
   const env = readEnv({ LOG_LEVEL: "debug", ...options.env });
   const clock = createTestClock();
   const logLines: string[] = [];
   const logger = createLogger(env.LOG_LEVEL, (_level, line) => logLines.push(line));
   const auth = createAuthService(handle.db, authSettingsFromEnv(env), clock.now);
-  const app = createApp({ db: handle.db, dbKind: handle.kind, env, logger, auth });
+  const app = createApp({ db: handle.db, dbKind: handle.kind, env, logger, auth, webRoot: options.webRoot });
 
   function request(
     path: string,

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { readEnv } from "./env";
+
+describe("readEnv", () => {
+  it("has safe defaults for the embedded mode", () => {
+    const env = readEnv({});
+    expect(env).toMatchObject({ PORT: 3000, HOST: "0.0.0.0", DATA_DIR: "./data", SEED_DEMO: true, TRUST_PROXY: false });
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it("treats empty variables as unset and parses flags", () => {
+    const env = readEnv({ DATABASE_URL: "", SEED_DEMO: "false", PORT: "8080" });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.SEED_DEMO).toBe(false);
+    expect(env.PORT).toBe(8080);
+  });
+
+  it("fails fast with a readable message", () => {
+    expect(() => readEnv({ PORT: "eighty", DATABASE_URL: "mysql://x" })).toThrow(
+      /Invalid environment configuration:\n {2}PORT: .+\n {2}DATABASE_URL: DATABASE_URL must start with postgres/,
+    );
+  });
+});

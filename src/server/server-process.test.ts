@@ -1,0 +1,125 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { withDatabase } from "./test/global-setup";
+
+/**
+ * The real server process: start-up without demo data, the create-admin command, a clean
+ * shutdown on SIGTERM and data that survives a restart. Runs on the database the suite runs on.
+ */
+const tsx = path.resolve("node_modules/.bin/tsx");
+const template = inject("testDatabase");
+let databaseEnv: Record<string, string>;
+let cleanUp: () => Promise<void>;
+
+beforeAll(async () => {
+  if (template.kind === "postgres") {
+    const name = `dash_process_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+    const admin = new pg.Client({ connectionString: template.adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    databaseEnv = { DATABASE_URL: withDatabase(template.adminUrl, name) };
+    cleanUp = async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    };
+  } else {
+    const folder = mkdtempSync(path.join(tmpdir(), "dash-process-"));
+    databaseEnv = { DATA_DIR: path.join(folder, "data") };
+    cleanUp = async () => rmSync(folder, { recursive: true, force: true });
+  }
+});
+afterAll(() => cleanUp());
+
+function childEnv(extra: Record<string, string> = {}) {
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  return { ...inherited, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", SEED_DEMO: "false", ...databaseEnv, ...extra };
+}
+
+async function startServer(): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(tsx, ["src/server/index.ts"], { env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 60_000);
+    child.stdout?.on("data", (chunk) => {
+      output += chunk;
+      const match = output.match(/"msg":"listening","url":"([^"]+)"/);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`the server exited with ${code}:\n${output}`)));
+  });
+  return { child, url, output: () => output };
+}
+
+function stopServer(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.on("exit", (code) => resolve(code));
+    child.kill("SIGTERM");
+  });
+}
+
+describe("the server process", () => {
+  it("starts without demo data, takes a first administrator, shuts down cleanly and keeps data over a restart", async () => {
+    const first = await startServer();
+    expect(await (await fetch(`${first.url}/api/health`)).json()).toEqual({
+      ok: true,
+      db: template.kind === "postgres" ? "postgres" : "pglite",
+    });
+    expect(await (await fetch(`${first.url}/api/auth/demo-accounts`)).json()).toEqual({ accounts: [], password: null });
+    const demoLogin = await fetch(`${first.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "admin@dash.demo", password: "dash-demo" }),
+    });
+    expect(demoLogin.status).toBe(401);
+    expect(await stopServer(first.child)).toBe(0);
+    expect(first.output()).toContain('"msg":"stopped"');
+
+    const created = spawnSync(tsx, ["scripts/create-admin.ts", "--email", "Head@School.example", "--given-name", "Ada"], {
+      env: childEnv(),
+      encoding: "utf8",
+      input: "",
+    });
+    expect(created.status, created.stderr).toBe(0);
+    expect(created.stdout).toContain("Created administrator head@school.example of My School District.");
+    const password = created.stdout.match(/Password: (\S+)/)?.[1];
+    expect(password).toMatch(/^\S{12,}$/);
+
+    const again = spawnSync(tsx, ["scripts/create-admin.ts", "--email", "head@school.example"], {
+      env: childEnv(),
+      encoding: "utf8",
+      input: "",
+    });
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain("already exists");
+
+    const second = await startServer();
+    const login = await fetch(`${second.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "head@school.example", password }),
+    });
+    expect(login.status).toBe(200);
+    const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0] as string;
+    expect(await stopServer(second.child)).toBe(0);
+
+    const third = await startServer();
+    const me = await (await fetch(`${third.url}/api/auth/me`, { headers: { cookie } })).json();
+    expect(me.isAuthenticated).toBe(true);
+    expect(me.user).toMatchObject({ email: "head@school.example", givenName: "Ada" });
+    expect(me.user.roles).toEqual([
+      { role: "administrator", roleType: "primary", org: { sourcedId: expect.any(String), type: "district", name: "My School District" } },
+    ]);
+    expect(await stopServer(third.child)).toBe(0);
+  }, 120_000);
+});
