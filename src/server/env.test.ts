@@ -4,7 +4,13 @@ import { readEnv } from "./env";
 describe("readEnv", () => {
   it("has safe defaults for the embedded mode", () => {
     const env = readEnv({});
-    expect(env).toMatchObject({ PORT: 3000, HOST: "0.0.0.0", DATA_DIR: "./data", SEED_DEMO: true, TRUST_PROXY: false });
+    expect(env).toMatchObject({
+      PORT: 3000,
+      HOST: "0.0.0.0",
+      DATA_DIR: "./data",
+      SEED_DEMO: true,
+      TRUST_PROXY: false,
+    });
     expect(env.DATABASE_URL).toBeUndefined();
   });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEMO_FIRST_SCHOOL_ID } from "./seed/demo-accounts";
 
 const booleanFlag = (fallback: boolean) =>
   z
@@ -23,6 +24,8 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(30),
   LOGIN_THROTTLE_MINUTES: z.coerce.number().int().positive().default(15),
   SUPPORT_URL: z.url().default("https://support.dash.school"),
+  IMPERSONATION_MINUTES: z.coerce.number().int().positive().default(60),
+  CLASS_LEADERBOARD_ORG: z.string().min(1).default(DEMO_FIRST_SCHOOL_ID),
 });
 
 export type Env = z.output<typeof envSchema>;

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { withDatabase } from "./test/global-setup";
 
 /**
@@ -37,7 +37,15 @@ afterAll(() => cleanUp());
 
 function childEnv(extra: Record<string, string> = {}) {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  return { ...inherited, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", SEED_DEMO: "false", ...databaseEnv, ...extra };
+  return {
+    ...inherited,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "info",
+    SEED_DEMO: "false",
+    ...databaseEnv,
+    ...extra,
+  };
 }
 
 async function startServer(): Promise<{ child: ChildProcess; url: string; output: () => string }> {
@@ -75,7 +83,10 @@ describe("the server process", () => {
       ok: true,
       db: template.kind === "postgres" ? "postgres" : "pglite",
     });
-    expect(await (await fetch(`${first.url}/api/auth/demo-accounts`)).json()).toEqual({ accounts: [], password: null });
+    expect(await (await fetch(`${first.url}/api/auth/demo-accounts`)).json()).toEqual({
+      accounts: [],
+      password: null,
+    });
     const demoLogin = await fetch(`${first.url}/api/auth/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -85,11 +96,15 @@ describe("the server process", () => {
     expect(await stopServer(first.child)).toBe(0);
     expect(first.output()).toContain('"msg":"stopped"');
 
-    const created = spawnSync(tsx, ["scripts/create-admin.ts", "--email", "Head@School.example", "--given-name", "Ada"], {
-      env: childEnv(),
-      encoding: "utf8",
-      input: "",
-    });
+    const created = spawnSync(
+      tsx,
+      ["scripts/create-admin.ts", "--email", "Head@School.example", "--given-name", "Ada"],
+      {
+        env: childEnv(),
+        encoding: "utf8",
+        input: "",
+      },
+    );
     expect(created.status, created.stderr).toBe(0);
     expect(created.stdout).toContain("Created administrator head@school.example of My School District.");
     const password = created.stdout.match(/Password: (\S+)/)?.[1];
@@ -118,7 +133,11 @@ describe("the server process", () => {
     expect(me.isAuthenticated).toBe(true);
     expect(me.user).toMatchObject({ email: "head@school.example", givenName: "Ada" });
     expect(me.user.roles).toEqual([
-      { role: "administrator", roleType: "primary", org: { sourcedId: expect.any(String), type: "district", name: "My School District" } },
+      {
+        role: "administrator",
+        roleType: "primary",
+        org: { sourcedId: expect.any(String), type: "district", name: "My School District" },
+      },
     ]);
     expect(await stopServer(third.child)).toBe(0);
   }, 120_000);

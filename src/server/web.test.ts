@@ -26,7 +26,9 @@ describe("page visits", () => {
     expect(response.status).toBe(302);
     const location = new URL(response.headers.get("location") ?? "", "http://x");
     expect(location.pathname).toBe("/login");
-    expect(location.searchParams.get("redirect")).toBe("/app/learning-metrics?view=weekly&schoolId=s1&role=teacher");
+    expect(location.searchParams.get("redirect")).toBe(
+      "/app/learning-metrics?view=weekly&schoolId=s1&role=teacher",
+    );
     expect(location.searchParams.get("schoolId")).toBe("s1");
     expect(location.searchParams.get("role")).toBe("teacher");
   });

@@ -22,19 +22,20 @@ export function webRoutes(webRoot: string) {
   });
 
   return new Hono<AppEnv>()
-    .get("/", (c) => c.redirect(c.get("session") ? "/app" : "/login", 302))
+    .get("/", (c) => c.redirect(c.get("actor") ? "/app" : "/login", 302))
     .get("*", async (c, next) => {
       // A last path segment with a dot names a file; everything else is a page of the app.
       if (!/\.[a-z0-9]+$/i.test(c.req.path)) return next();
       const served = await assets(c, async () => {});
       if (!served) return c.text("Not Found", 404);
       // Vite puts a content hash in every file name under assets/, so they never change.
-      if (c.req.path.startsWith("/assets/")) served.headers.set("Cache-Control", "public, max-age=31536000, immutable");
+      if (c.req.path.startsWith("/assets/"))
+        served.headers.set("Cache-Control", "public, max-age=31536000, immutable");
       return served;
     })
     .get("*", (c) => {
       const url = new URL(c.req.url);
-      if (!c.get("session") && !isPublicPath(url.pathname)) {
+      if (!c.get("actor") && !isPublicPath(url.pathname)) {
         return c.redirect(loginUrlFor(`${url.pathname}${url.search}`), 302);
       }
       c.header("Cache-Control", "no-store");

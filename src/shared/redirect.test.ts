@@ -29,9 +29,14 @@ describe("safeRedirectPath", () => {
 
 describe("loginUrlFor", () => {
   it("keeps the path and search as redirect and copies schoolId and role", () => {
-    const url = new URL(loginUrlFor("/app/learning-metrics?view=weekly&schoolId=s1&role=teacher"), "http://x");
+    const url = new URL(
+      loginUrlFor("/app/learning-metrics?view=weekly&schoolId=s1&role=teacher"),
+      "http://x",
+    );
     expect(url.pathname).toBe("/login");
-    expect(url.searchParams.get("redirect")).toBe("/app/learning-metrics?view=weekly&schoolId=s1&role=teacher");
+    expect(url.searchParams.get("redirect")).toBe(
+      "/app/learning-metrics?view=weekly&schoolId=s1&role=teacher",
+    );
     expect(url.searchParams.get("schoolId")).toBe("s1");
     expect(url.searchParams.get("role")).toBe("teacher");
   });
@@ -42,11 +47,17 @@ describe("loginUrlFor", () => {
 });
 
 describe("isPublicPath", () => {
-  it.each(["/login", "/api/health", "/qti-embed", "/qti-embed/item-1", "/qti-stimulus-embed/s-1"])("%s is public", (path) => {
-    expect(isPublicPath(path)).toBe(true);
-  });
+  it.each(["/login", "/api/health", "/qti-embed", "/qti-embed/item-1", "/qti-stimulus-embed/s-1"])(
+    "%s is public",
+    (path) => {
+      expect(isPublicPath(path)).toBe(true);
+    },
+  );
 
-  it.each(["/app", "/protected", "/course-builder/c1", "/qti-embedded", "/loginx"])("%s needs a session", (path) => {
-    expect(isPublicPath(path)).toBe(false);
-  });
+  it.each(["/app", "/protected", "/course-builder/c1", "/qti-embedded", "/loginx"])(
+    "%s needs a session",
+    (path) => {
+      expect(isPublicPath(path)).toBe(false);
+    },
+  );
 });

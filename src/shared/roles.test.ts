@@ -20,9 +20,12 @@ describe("role vocabulary", () => {
     expect(dashRoleOf(rosterRole)).toBe(dashRole);
   });
 
-  it.each(["aide", "relative", "counselor", "ext:coach", "", "admin"])("grants nothing for %j", (rosterRole) => {
-    expect(dashRoleOf(rosterRole)).toBeNull();
-  });
+  it.each(["aide", "relative", "counselor", "ext:coach", "", "admin"])(
+    "grants nothing for %j",
+    (rosterRole) => {
+      expect(dashRoleOf(rosterRole)).toBeNull();
+    },
+  );
 });
 
 describe("ranking", () => {

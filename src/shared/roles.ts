@@ -55,3 +55,89 @@ export function highestRole(roles: readonly DashRole[]): DashRole | null {
 export function isAdminLevel(role: DashRole | null | undefined): boolean {
   return role != null && roleRank(role) >= roleRank("teacher");
 }
+
+export interface OrgRef {
+  sourcedId: string;
+  type: string;
+  name: string;
+}
+
+export interface RoleEntry {
+  role: DashRole;
+  roleType: "primary" | "secondary";
+  org: OrgRef;
+}
+
+/** A role with the organisations it is held in, the primary one first (the spec's role-with-organizations entry). */
+export interface RoleWithOrganizations {
+  role: DashRole;
+  organizations: OrgRef[];
+  primaryOrgId: string | null;
+}
+
+export function rolesWithOrganizations(entries: readonly RoleEntry[]): RoleWithOrganizations[] {
+  const byRole = new Map<DashRole, RoleWithOrganizations>();
+  for (const entry of entries) {
+    const current = byRole.get(entry.role) ?? { role: entry.role, organizations: [], primaryOrgId: null };
+    if (!current.organizations.some((org) => org.sourcedId === entry.org.sourcedId)) {
+      if (entry.roleType === "primary") {
+        current.organizations.unshift(entry.org);
+        current.primaryOrgId ??= entry.org.sourcedId;
+      } else {
+        current.organizations.push(entry.org);
+      }
+    }
+    byRole.set(entry.role, current);
+  }
+  return [...byRole.values()].sort((a, b) => roleRank(b.role) - roleRank(a.role));
+}
+
+/** The organisations of the active role, the primary one first. */
+export function activeOrganizationIds(entries: readonly RoleEntry[], activeRole: DashRole | null): string[] {
+  const match = rolesWithOrganizations(entries).find((entry) => entry.role === activeRole);
+  return match ? match.organizations.map((org) => org.sourcedId) : [];
+}
+
+/** Distinct roles, highest first. */
+export function distinctRoles(roles: readonly DashRole[]): DashRole[] {
+  return [...new Set(roles)].sort((a, b) => roleRank(b) - roleRank(a));
+}
+
+/** "Student and staff": a student who is also a teacher or an administrator. */
+export function isStudentAndStaff(roles: readonly DashRole[]): boolean {
+  return roles.includes("student") && (roles.includes("teacher") || roles.includes("administrator"));
+}
+
+export function parseDashRole(value: string | null | undefined): DashRole | null {
+  return (DASH_ROLES as readonly string[]).includes(value ?? "") ? (value as DashRole) : null;
+}
+
+/**
+ * The roles a signed-in person may act in. While impersonating, the impersonated user's roles
+ * apply, without administrator: nobody gains administrator powers by viewing as someone.
+ */
+export function availableRoles(
+  own: readonly DashRole[],
+  impersonated?: readonly DashRole[] | null,
+): DashRole[] {
+  if (!impersonated) return distinctRoles(own);
+  return distinctRoles(impersonated.filter((role) => role !== "administrator"));
+}
+
+/**
+ * The active role, chosen in order: an override passed in, the impersonation's selected role,
+ * the saved selection (the selectedUserRole cookie), then the highest available role. A choice
+ * that is not available is skipped.
+ */
+export function resolveActiveRole(input: {
+  available: readonly DashRole[];
+  override?: string | null;
+  impersonationRole?: string | null;
+  saved?: string | null;
+}): DashRole | null {
+  for (const candidate of [input.override, input.impersonationRole, input.saved]) {
+    const role = parseDashRole(candidate);
+    if (role && input.available.includes(role)) return role;
+  }
+  return highestRole(input.available);
+}

@@ -1,31 +1,60 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { availableRoles, type DashRole, distinctRoles, resolveActiveRole } from "../../shared/roles";
 import type { AuthService, SignedInSession } from "../domains/auth/service";
-import type { AppEnv } from "./context";
+import type { Actor, AppEnv } from "./context";
 import { AppError } from "./errors";
 
 export const SESSION_COOKIE = "dash_session";
 
-/** Loads the caller's session, if any, into `c.var.session`. */
+/** The browser's saved role choice (30 days, path /, SameSite Lax), written by the role switcher. */
+export const ROLE_COOKIE = "selectedUserRole";
+
+/** The caller in their active role: the saved choice when available, else their highest role. */
+export function actorOf(session: SignedInSession, savedRole: string | undefined): Actor {
+  const impersonated = session.impersonation?.user;
+  const available = availableRoles(
+    distinctRoles(session.user.roles.map((entry) => entry.role)),
+    impersonated ? distinctRoles(impersonated.roles.map((entry) => entry.role)) : null,
+  );
+  return {
+    session,
+    realUser: session.user,
+    user: impersonated ?? session.user,
+    availableRoles: available,
+    activeRole: resolveActiveRole({ available, saved: savedRole }),
+  };
+}
+
+/** Loads the caller's session, if any, into `c.var.actor`. */
 export function loadSession(auth: AuthService): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const token = getCookie(c, SESSION_COOKIE);
     const session = token ? await auth.resolveSession(token) : null;
     if (token && !session) deleteCookie(c, SESSION_COOKIE, { path: "/" });
-    c.set("session", session);
+    c.set("actor", session ? actorOf(session, getCookie(c, ROLE_COOKIE)) : null);
     await next();
   };
 }
 
 export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!c.get("session")) throw new AppError("unauthenticated", "Sign in to continue");
+  if (!c.get("actor")) throw new AppError("unauthenticated", "Sign in to continue");
   await next();
 };
 
-export function currentSession(c: Context<AppEnv>): SignedInSession {
-  const session = c.get("session");
-  if (!session) throw new AppError("unauthenticated", "Sign in to continue");
-  return session;
+export function currentActor(c: Context<AppEnv>): Actor {
+  const actor = c.get("actor");
+  if (!actor) throw new AppError("unauthenticated", "Sign in to continue");
+  return actor;
+}
+
+/** The caller, who must be acting in one of these roles. */
+export function requireActiveRole(c: Context<AppEnv>, roles: readonly DashRole[], action: string): Actor {
+  const actor = currentActor(c);
+  if (!actor.activeRole || !roles.includes(actor.activeRole)) {
+    throw new AppError("forbidden", `Your role does not allow you to ${action}`);
+  }
+  return actor;
 }
 
 export function isHttps(c: Context<AppEnv>, trustProxy: boolean): boolean {

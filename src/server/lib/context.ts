@@ -1,4 +1,6 @@
 import type { HttpBindings } from "@hono/node-server";
+import type { AuthUser } from "../../shared/contracts/auth";
+import type { DashRole } from "../../shared/roles";
 import type { Database, DatabaseKind } from "../db/client";
 import type { AuthService, SignedInSession } from "../domains/auth/service";
 import type { Env } from "../env";
@@ -15,10 +17,22 @@ export interface AppDeps {
   webRoot?: string;
 }
 
+/** The caller of a request: who signed in, whose view applies, and in which role. */
+export interface Actor {
+  session: SignedInSession;
+  /** The person who signed in. */
+  realUser: AuthUser;
+  /** Whose data and roles apply: the impersonated user while impersonating, else the real user. */
+  user: AuthUser;
+  availableRoles: DashRole[];
+  /** The role every permission check uses. */
+  activeRole: DashRole | null;
+}
+
 export type AppEnv = {
   Bindings: Partial<HttpBindings>;
   Variables: {
     requestId: string;
-    session: SignedInSession | null;
+    actor: Actor | null;
   };
 };

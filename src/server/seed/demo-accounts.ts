@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+
 /** The fixed sign-in accounts of the demo school, listed on the sign-in page while it is present. */
 export const DEMO_PASSWORD = "dash-demo";
 
@@ -12,3 +14,12 @@ export const DEMO_ACCOUNTS = [
 ] as const;
 
 export type DemoEmail = (typeof DEMO_ACCOUNTS)[number]["email"];
+
+/** A stable UUID-shaped sourcedId for a name, so every seed of the demo school has the same ids. */
+export function demoId(key: string): string {
+  const hex = createHash("sha1").update(`dash-demo:${key}`).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The demo's first school, where the class leaderboard is on by default. */
+export const DEMO_FIRST_SCHOOL_ID = demoId("maple-grove");

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../db/client";
 import { createAdministrator } from "../domains/auth/admin-account";
 import { createTestApp, type TestApp } from "../test/harness";
-import { demoId, schoolYearOf } from "./demo-school";
+import { demoId } from "./demo-accounts";
+import { schoolYearOf } from "./demo-school";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,9 +20,19 @@ const count = async (query: ReturnType<typeof sql>) => {
 describe("the demo school", () => {
   it("has a district with two schools, eight Guides and about 150 students in grades K–8", async () => {
     expect(await count(sql`select count(*) as n from orgs where type = 'district'`)).toBe(1);
-    expect(await count(sql`select count(*) as n from orgs where type = 'school' and parent_sourced_id = ${demoId("district")}`)).toBe(2);
-    expect(await count(sql`select count(distinct user_sourced_id) as n from user_roles where role = 'teacher' and user_sourced_id <> ${demoId("multi")}`)).toBe(8);
-    const students = await count(sql`select count(distinct user_sourced_id) as n from user_roles where role = 'student'`);
+    expect(
+      await count(
+        sql`select count(*) as n from orgs where type = 'school' and parent_sourced_id = ${demoId("district")}`,
+      ),
+    ).toBe(2);
+    expect(
+      await count(
+        sql`select count(distinct user_sourced_id) as n from user_roles where role = 'teacher' and user_sourced_id <> ${demoId("multi")}`,
+      ),
+    ).toBe(8);
+    const students = await count(
+      sql`select count(distinct user_sourced_id) as n from user_roles where role = 'student'`,
+    );
     expect(students).toBeGreaterThanOrEqual(140);
     expect(students).toBeLessThanOrEqual(160);
     const [grades] = await queryRows<{ grades: string[] }>(
@@ -58,7 +69,10 @@ describe("the demo school", () => {
       sql`select c.email from user_agents a join users p on p.sourced_id = a.agent_sourced_id
           join users c on c.sourced_id = a.user_sourced_id where p.email = 'parent@dash.demo' order by c.email`,
     );
-    expect(children.map((child) => child.email)).toEqual(["leo.johnson@learners.dash.demo", "student@dash.demo"]);
+    expect(children.map((child) => child.email)).toEqual([
+      "leo.johnson@learners.dash.demo",
+      "student@dash.demo",
+    ]);
     const guardianOf = await queryRows<{ email: string }>(
       t.db,
       sql`select c.email from user_agents a join users p on p.sourced_id = a.agent_sourced_id
@@ -76,7 +90,12 @@ describe("the demo school", () => {
 });
 
 describe("createAdministrator", () => {
-  const input = { password: "a-long-password", givenName: "Ada", familyName: "Lovelace", organisationName: "Unused" };
+  const input = {
+    password: "a-long-password",
+    givenName: "Ada",
+    familyName: "Lovelace",
+    organisationName: "Unused",
+  };
 
   it("adds an administrator of the top organisation who can sign in", async () => {
     const admin = await createAdministrator(t.db, { ...input, email: "ada@school.example" });
@@ -87,10 +106,14 @@ describe("createAdministrator", () => {
   });
 
   it("refuses a taken email, a bad email and a short password", async () => {
-    await expect(createAdministrator(t.db, { ...input, email: "ADMIN@dash.demo" })).rejects.toThrow("already exists");
-    await expect(createAdministrator(t.db, { ...input, email: "not-an-email" })).rejects.toThrow("Not an email address");
-    await expect(createAdministrator(t.db, { ...input, email: "x@school.example", password: "short" })).rejects.toThrow(
-      "at least 10 characters",
+    await expect(createAdministrator(t.db, { ...input, email: "ADMIN@dash.demo" })).rejects.toThrow(
+      "already exists",
     );
+    await expect(createAdministrator(t.db, { ...input, email: "not-an-email" })).rejects.toThrow(
+      "Not an email address",
+    );
+    await expect(
+      createAdministrator(t.db, { ...input, email: "x@school.example", password: "short" }),
+    ).rejects.toThrow("at least 10 characters");
   });
 });

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { type Database, queryRows } from "../db/client";
 import { setMeta } from "../db/meta";
@@ -14,7 +13,7 @@ import {
   userRoles,
   users,
 } from "../domains/rostering/schema";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoEmail } from "./demo-accounts";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoEmail, demoId } from "./demo-accounts";
 
 /**
  * The demo school: a district with two schools, eight Guides, about 150 students in grades K–8
@@ -113,12 +112,6 @@ const PARENT_GIVEN_NAMES = [
   "Fatima",
   "Robert",
 ];
-
-/** A stable UUID-shaped sourcedId for a name, so every seed of the demo school has the same ids. */
-export function demoId(key: string): string {
-  const hex = createHash("sha1").update(`dash-demo:${key}`).digest("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
 
 /** Small seeded random generator (mulberry32): deterministic and good enough for demo data. */
 function random(seed: number): () => number {

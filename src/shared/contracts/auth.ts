@@ -31,11 +31,23 @@ export const authUserSchema = z.object({
 });
 export type AuthUser = z.infer<typeof authUserSchema>;
 
+export const impersonationInfoSchema = z.object({
+  reason: z.string(),
+  startedAt: z.string(),
+  expiresAt: z.string(),
+});
+
 export const meResponseSchema = z.discriminatedUnion("isAuthenticated", [
   z.object({
     isAuthenticated: z.literal(true),
+    /** The person who signed in. */
     user: authUserSchema,
+    /** Whose view applies while an administrator or Guide views Dash as someone else. */
     impersonatedUser: authUserSchema.optional(),
+    impersonation: impersonationInfoSchema.optional(),
+    /** The active role: every permission check of the server uses it. */
+    selectedRole: z.enum(DASH_ROLES).nullable(),
+    availableRoles: z.array(z.enum(DASH_ROLES)),
   }),
   z.object({ isAuthenticated: z.literal(false), user: z.null() }),
 ]);
@@ -46,3 +58,29 @@ export const demoAccountsResponseSchema = z.object({
   password: z.string().nullable(),
 });
 export type DemoAccountsResponse = z.infer<typeof demoAccountsResponseSchema>;
+
+export const startImpersonationSchema = z.object({
+  userId: z.string().trim().min(1, "Choose whom to view as"),
+  reason: z
+    .string()
+    .trim()
+    .min(3, "Give a reason of at least 3 characters")
+    .max(500, "Keep the reason under 500 characters"),
+});
+export type StartImpersonation = z.infer<typeof startImpersonationSchema>;
+
+export const impersonationAuditEntrySchema = z.object({
+  id: z.string(),
+  action: z.enum(["start", "stop", "expire"]),
+  actor: z.object({ sourcedId: z.string(), name: z.string() }),
+  target: z.object({ sourcedId: z.string(), name: z.string() }),
+  reason: z.string().nullable(),
+  ipAddress: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const impersonationAuditResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(impersonationAuditEntrySchema),
+  total: z.number(),
+});

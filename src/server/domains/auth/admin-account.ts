@@ -23,14 +23,18 @@ export const MIN_PASSWORD_LENGTH = 10;
  */
 export async function createAdministrator(db: Database, input: NewAdministrator) {
   const email = input.email.trim().toLowerCase();
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AppError("validation_failed", `Not an email address: ${input.email}`);
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+    throw new AppError("validation_failed", `Not an email address: ${input.email}`);
   if (input.password.length < MIN_PASSWORD_LENGTH) {
     throw new AppError("validation_failed", `The password needs at least ${MIN_PASSWORD_LENGTH} characters`);
   }
   const passwordHash = await hashPassword(input.password);
 
   return db.transaction(async (tx) => {
-    const [existing] = await tx.select({ id: users.sourcedId }).from(users).where(sql`lower(${users.email}) = ${email}`);
+    const [existing] = await tx
+      .select({ id: users.sourcedId })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email}`);
     if (existing) throw new AppError("conflict", `A user with the email ${email} already exists`);
 
     let [top] = await tx
@@ -53,7 +57,14 @@ export async function createAdministrator(db: Database, input: NewAdministrator)
       familyName: input.familyName,
       primaryOrgSourcedId: top.sourcedId,
     });
-    await tx.insert(userRoles).values({ userSourcedId: sourcedId, role: "administrator", roleType: "primary", orgSourcedId: top.sourcedId });
+    await tx
+      .insert(userRoles)
+      .values({
+        userSourcedId: sourcedId,
+        role: "administrator",
+        roleType: "primary",
+        orgSourcedId: top.sourcedId,
+      });
     await tx.insert(userCredentials).values({ userSourcedId: sourcedId, passwordHash });
     return { sourcedId, email, organisation: top };
   });

@@ -1,44 +1,81 @@
 import { inArray, sql } from "drizzle-orm";
 import { Hono } from "hono";
-import { loginRequestSchema, type MeResponse } from "../../../shared/contracts/auth";
+import { getCookie } from "hono/cookie";
+import { z } from "zod";
+import {
+  loginRequestSchema,
+  type MeResponse,
+  startImpersonationSchema,
+} from "../../../shared/contracts/auth";
 import { getMeta } from "../../db/meta";
-import { clearSessionCookie, clientIp, setSessionCookie } from "../../lib/auth";
-import type { AppDeps, AppEnv } from "../../lib/context";
-import { readJsonBody } from "../../lib/validation";
+import {
+  actorOf,
+  clearSessionCookie,
+  clientIp,
+  currentActor,
+  ROLE_COOKIE,
+  requireActiveRole,
+  setSessionCookie,
+} from "../../lib/auth";
+import type { Actor, AppDeps, AppEnv } from "../../lib/context";
+import { readJsonBody, readQuery } from "../../lib/validation";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../seed/demo-accounts";
 import { users } from "../rostering/schema";
+import { createImpersonation } from "./impersonation";
+
+/** The `me` body: the signed-in user, whom they view as, and their active and available roles. */
+export function meBody(actor: Actor | null): MeResponse {
+  if (!actor) return { isAuthenticated: false, user: null };
+  const impersonation = actor.session.impersonation;
+  return {
+    isAuthenticated: true,
+    user: actor.realUser,
+    ...(impersonation && {
+      impersonatedUser: impersonation.user,
+      impersonation: {
+        reason: impersonation.reason,
+        startedAt: impersonation.startedAt.toISOString(),
+        expiresAt: impersonation.expiresAt.toISOString(),
+      },
+    }),
+    selectedRole: actor.activeRole,
+    availableRoles: actor.availableRoles,
+  };
+}
+
+const auditQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
 
 export function authRoutes({ db, env, auth }: AppDeps) {
   const cookieOptions = { maxAgeSeconds: env.SESSION_MAX_HOURS * 3600, trustProxy: env.TRUST_PROXY };
+  const impersonation = createImpersonation(db, auth, env.IMPERSONATION_MINUTES);
 
   return new Hono<AppEnv>()
     .post("/login", async (c) => {
       const { email, password } = await readJsonBody(c, loginRequestSchema);
-      const { token, user } = await auth.login({
+      const { token, session } = await auth.login({
         email,
         password,
         ip: clientIp(c, env.TRUST_PROXY),
         userAgent: c.req.header("user-agent") ?? null,
       });
       // A previous session in this browser ends when another one begins.
-      const previous = c.get("session");
-      if (previous) await auth.endSession(previous.tokenHash);
+      const previous = c.get("actor");
+      if (previous) await auth.endSession(previous.session.tokenHash);
       setSessionCookie(c, token, cookieOptions);
-      return c.json({ isAuthenticated: true, user } satisfies MeResponse);
+      return c.json(meBody(actorOf(session, getCookie(c, ROLE_COOKIE))));
     })
     .post("/logout", async (c) => {
-      const session = c.get("session");
-      if (session) await auth.endSession(session.tokenHash);
+      const actor = c.get("actor");
+      if (actor) await auth.endSession(actor.session.tokenHash);
       clearSessionCookie(c);
       return c.json({ ok: true });
     })
     .get("/me", (c) => {
-      const session = c.get("session");
-      const body: MeResponse = session
-        ? { isAuthenticated: true, user: session.user }
-        : { isAuthenticated: false, user: null };
       c.header("Cache-Control", "no-store");
-      return c.json(body);
+      return c.json(meBody(c.get("actor")));
     })
     .get("/demo-accounts", async (c) => {
       // Listed only while the demo school is there: a real school's sign-in page shows none.
@@ -55,5 +92,20 @@ export function authRoutes({ db, env, auth }: AppDeps) {
       const emails = new Set(present.map((row) => row.email?.toLowerCase()));
       const accounts = DEMO_ACCOUNTS.filter((account) => emails.has(account.email));
       return c.json({ accounts, password: accounts.length ? DEMO_PASSWORD : null });
+    })
+    .post("/impersonation", async (c) => {
+      const actor = currentActor(c);
+      const input = await readJsonBody(c, startImpersonationSchema);
+      const session = await impersonation.start(actor, { ...input, ipAddress: clientIp(c, env.TRUST_PROXY) });
+      return c.json(meBody(actorOf(session, getCookie(c, ROLE_COOKIE))));
+    })
+    .delete("/impersonation", async (c) => {
+      const session = await impersonation.stop(currentActor(c), clientIp(c, env.TRUST_PROXY));
+      return c.json(meBody(actorOf(session, getCookie(c, ROLE_COOKIE))));
+    })
+    .get("/impersonation/audit", async (c) => {
+      requireActiveRole(c, ["administrator"], "read the impersonation audit log");
+      const page = readQuery(c, auditQuerySchema);
+      return c.json({ success: true, ...(await impersonation.listAudit(page)) });
     });
 }

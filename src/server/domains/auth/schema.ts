@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { users } from "../rostering/schema";
 
 /** Password hashes live apart from the roster so roster imports never touch them. */
@@ -23,6 +23,13 @@ export const sessions = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
+    // While an administrator or Guide views Dash as someone else: whom, why, until when.
+    impersonatedUserSourcedId: text("impersonated_user_sourced_id").references(() => users.sourcedId, {
+      onDelete: "set null",
+    }),
+    impersonationReason: text("impersonation_reason"),
+    impersonationStartedAt: timestamp("impersonation_started_at", { withTimezone: true }),
+    impersonationExpiresAt: timestamp("impersonation_expires_at", { withTimezone: true }),
   },
   (table) => [
     index("sessions_user_idx").on(table.userSourcedId),
@@ -39,3 +46,21 @@ export const loginFailures = pgTable("login_failures", {
   failures: integer("failures").notNull().default(0),
   windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** Every start and end of an impersonation: who, as whom, when, why and from where. Append-only. */
+export const impersonationAudit = pgTable(
+  "impersonation_audit",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    actorSourcedId: text("actor_sourced_id").notNull(),
+    targetSourcedId: text("target_sourced_id").notNull(),
+    action: text("action").$type<"start" | "stop" | "expire">().notNull(),
+    reason: text("reason"),
+    ipAddress: text("ip_address"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("impersonation_audit_created_idx").on(table.createdAt),
+    index("impersonation_audit_actor_idx").on(table.actorSourcedId),
+  ],
+);

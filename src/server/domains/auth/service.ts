@@ -1,12 +1,18 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
 import type { AuthUser } from "../../../shared/contracts/auth";
 import { type Database, queryRows } from "../../db/client";
 import type { Env } from "../../env";
 import { AppError } from "../../lib/errors";
-import { isActiveUser, toAuthUser, type UserProfileRow, userProfileColumns } from "../rostering/queries";
+import {
+  findUserProfile,
+  isActiveUser,
+  toAuthUser,
+  type UserProfileRow,
+  userProfileColumns,
+} from "../rostering/queries";
 import { decoyPasswordHash, verifyPassword } from "./password";
-import { loginFailures, sessions } from "./schema";
+import { impersonationAudit, loginFailures, sessions } from "./schema";
 
 export interface AuthSettings {
   sessionIdleMinutes: number;
@@ -26,9 +32,26 @@ export function authSettingsFromEnv(env: Env): AuthSettings {
   };
 }
 
+export interface Impersonation {
+  user: AuthUser;
+  reason: string;
+  startedAt: Date;
+  expiresAt: Date;
+}
+
 export interface SignedInSession {
   tokenHash: string;
   user: AuthUser;
+  impersonation: Impersonation | null;
+}
+
+interface SessionRow extends UserProfileRow {
+  expiresAt: Date | string;
+  lastSeenAt: Date | string;
+  impersonatedUserSourcedId: string | null;
+  impersonationReason: string | null;
+  impersonationStartedAt: Date | string | null;
+  impersonationExpiresAt: Date | string | null;
 }
 
 const MINUTE = 60_000;
@@ -118,9 +141,10 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
     await db.delete(loginFailures).where(eq(loginFailures.throttleKey, keys.account));
 
     const token = randomBytes(32).toString("base64url");
+    const tokenHash = hashToken(token);
     const createdAt = now();
     await db.insert(sessions).values({
-      tokenHash: hashToken(token),
+      tokenHash,
       userSourcedId: account.sourcedId,
       createdAt,
       lastSeenAt: createdAt,
@@ -128,7 +152,8 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
       ipAddress: input.ip,
       userAgent: input.userAgent?.slice(0, 500) ?? null,
     });
-    return { token, user: toAuthUser(account) };
+    const session: SignedInSession = { tokenHash, user: toAuthUser(account), impersonation: null };
+    return { token, session };
   }
 
   /** The session behind a cookie token, or null when it is unknown, expired or its user may no longer sign in. */
@@ -138,10 +163,12 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
     const cached = cache.get(tokenHash);
     if (cached && cached.cachedUntil > at.getTime()) return cached.session;
 
-    const [row] = await queryRows<UserProfileRow & { expiresAt: Date | string; lastSeenAt: Date | string }>(
+    const [row] = await queryRows<SessionRow>(
       db,
       sql`
-      select ${userProfileColumns}, s.expires_at as "expiresAt", s.last_seen_at as "lastSeenAt"
+      select ${userProfileColumns}, s.expires_at as "expiresAt", s.last_seen_at as "lastSeenAt",
+        s.impersonated_user_sourced_id as "impersonatedUserSourcedId", s.impersonation_reason as "impersonationReason",
+        s.impersonation_started_at as "impersonationStartedAt", s.impersonation_expires_at as "impersonationExpiresAt"
       from sessions s join users u on u.sourced_id = s.user_sourced_id
       where s.token_hash = ${tokenHash} and ${isActiveUser}`,
     );
@@ -160,10 +187,80 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
     if (at.getTime() - lastSeenAt >= TOUCH_INTERVAL_MS) {
       await db.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.tokenHash, tokenHash));
     }
-    const session = { tokenHash, user: toAuthUser(row) };
+    const session: SignedInSession = {
+      tokenHash,
+      user: toAuthUser(row),
+      impersonation: await loadImpersonation(tokenHash, row, at),
+    };
     if (cache.size >= SESSION_CACHE_MAX_ENTRIES) cache.clear();
-    cache.set(tokenHash, { session, cachedUntil: at.getTime() + SESSION_CACHE_MS });
+    // An impersonation that ends before the cache entry would must be noticed on time.
+    const cachedUntil = Math.min(
+      at.getTime() + SESSION_CACHE_MS,
+      session.impersonation?.expiresAt.getTime() ?? Infinity,
+    );
+    cache.set(tokenHash, { session, cachedUntil });
     return session;
+  }
+
+  /** The impersonation of a session, ending it (with an audit row) when its time is up. */
+  async function loadImpersonation(
+    tokenHash: string,
+    row: SessionRow,
+    at: Date,
+  ): Promise<Impersonation | null> {
+    if (!row.impersonatedUserSourcedId || !row.impersonationExpiresAt || !row.impersonationStartedAt)
+      return null;
+    const expiresAt = new Date(row.impersonationExpiresAt);
+    const target = await findUserProfile(
+      db,
+      sql`u.sourced_id = ${row.impersonatedUserSourcedId} and ${isActiveUser}`,
+    );
+    if (expiresAt.getTime() <= at.getTime() || !target) {
+      await recordImpersonationEnd(tokenHash, {
+        actorSourcedId: row.sourcedId,
+        targetSourcedId: row.impersonatedUserSourcedId,
+        action: "expire",
+        ipAddress: null,
+      });
+      return null;
+    }
+    return {
+      user: toAuthUser(target),
+      reason: row.impersonationReason ?? "",
+      startedAt: new Date(row.impersonationStartedAt),
+      expiresAt,
+    };
+  }
+
+  /** Clears a session's impersonation and writes the audit row, in one transaction. */
+  async function recordImpersonationEnd(
+    tokenHash: string,
+    entry: {
+      actorSourcedId: string;
+      targetSourcedId: string;
+      action: "stop" | "expire";
+      ipAddress: string | null;
+    },
+  ): Promise<void> {
+    cache.delete(tokenHash);
+    await db.transaction(async (tx) => {
+      const cleared = await tx
+        .update(sessions)
+        .set({
+          impersonatedUserSourcedId: null,
+          impersonationReason: null,
+          impersonationStartedAt: null,
+          impersonationExpiresAt: null,
+        })
+        .where(and(eq(sessions.tokenHash, tokenHash), isNotNull(sessions.impersonatedUserSourcedId)))
+        .returning({ tokenHash: sessions.tokenHash });
+      // Two requests may notice the end at once: only the one that cleared it writes the row.
+      if (cleared.length) await tx.insert(impersonationAudit).values({ ...entry, createdAt: now() });
+    });
+  }
+
+  function forgetSession(tokenHash: string): void {
+    cache.delete(tokenHash);
   }
 
   async function endSession(tokenHash: string): Promise<void> {
@@ -181,7 +278,7 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
       .where(lt(loginFailures.windowStartedAt, new Date(at.getTime() - windowMs)));
   }
 
-  return { login, resolveSession, endSession, sweepExpired };
+  return { login, resolveSession, endSession, forgetSession, recordImpersonationEnd, sweepExpired, now };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

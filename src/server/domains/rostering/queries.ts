@@ -1,6 +1,7 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { AuthUser, UserRole } from "../../../shared/contracts/auth";
 import { dashRoleOf } from "../../../shared/roles";
+import { type Database, queryRows } from "../../db/client";
 
 /** The columns of a user's profile, with their roles and org names gathered in the same row. */
 export const userProfileColumns = sql`
@@ -62,4 +63,12 @@ export function toAuthUser(row: UserProfileRow): AuthUser {
     roles,
     primaryOrg: row.primaryOrgSourcedId ? { sourcedId: row.primaryOrgSourcedId } : null,
   };
+}
+
+export async function findUserProfile(db: Database, where: SQL): Promise<UserProfileRow | undefined> {
+  const [row] = await queryRows<UserProfileRow>(
+    db,
+    sql`select ${userProfileColumns} from users u where ${where} limit 1`,
+  );
+  return row;
 }

@@ -1,0 +1,127 @@
+import { desc, sql } from "drizzle-orm";
+import { type Database, queryRows } from "../../db/client";
+import type { Actor } from "../../lib/context";
+import { AppError } from "../../lib/errors";
+import { findUserProfile, isActiveUser, toAuthUser } from "../rostering/queries";
+import { peopleIdsOfGuide } from "../rostering/scope";
+import { impersonationAudit, sessions } from "./schema";
+import type { AuthService, SignedInSession } from "./service";
+
+/**
+ * Viewing Dash as someone else. Administrators may view as anyone; Guides only as their own
+ * students and those students' parents and guardians. Every start and end is audited.
+ */
+export function createImpersonation(db: Database, auth: AuthService, durationMinutes: number) {
+  async function start(
+    actor: Actor,
+    input: { userId: string; reason: string; ipAddress: string },
+  ): Promise<SignedInSession> {
+    if (actor.session.impersonation) {
+      throw new AppError("conflict", "You are already viewing Dash as someone else. Stop that first.");
+    }
+    const role = actor.activeRole;
+    if (role !== "administrator" && role !== "teacher") {
+      throw new AppError("forbidden", "Only administrators and Guides can view Dash as another user");
+    }
+    if (input.userId === actor.realUser.sourcedId)
+      throw new AppError("bad_request", "You cannot view Dash as yourself");
+
+    const scope =
+      role === "administrator"
+        ? sql`true`
+        : sql`u.sourced_id in (${peopleIdsOfGuide(actor.realUser.sourcedId)})`;
+    const target = await findUserProfile(
+      db,
+      sql`u.sourced_id = ${input.userId} and ${isActiveUser} and ${scope}`,
+    );
+    if (!target) {
+      if (role === "teacher") {
+        throw new AppError(
+          "forbidden",
+          "Guides can only view Dash as their own students and those students' parents and guardians",
+        );
+      }
+      throw new AppError("not_found", "No active user has this id");
+    }
+
+    const startedAt = auth.now();
+    const expiresAt = new Date(startedAt.getTime() + durationMinutes * 60_000);
+    await db.transaction(async (tx) => {
+      await tx
+        .update(sessions)
+        .set({
+          impersonatedUserSourcedId: target.sourcedId,
+          impersonationReason: input.reason,
+          impersonationStartedAt: startedAt,
+          impersonationExpiresAt: expiresAt,
+        })
+        .where(sql`${sessions.tokenHash} = ${actor.session.tokenHash}`);
+      await tx.insert(impersonationAudit).values({
+        actorSourcedId: actor.realUser.sourcedId,
+        targetSourcedId: target.sourcedId,
+        action: "start",
+        reason: input.reason,
+        ipAddress: input.ipAddress,
+        createdAt: startedAt,
+      });
+    });
+    auth.forgetSession(actor.session.tokenHash);
+    return {
+      ...actor.session,
+      impersonation: { user: toAuthUser(target), reason: input.reason, startedAt, expiresAt },
+    };
+  }
+
+  async function stop(actor: Actor, ipAddress: string): Promise<SignedInSession> {
+    const current = actor.session.impersonation;
+    if (current) {
+      await auth.recordImpersonationEnd(actor.session.tokenHash, {
+        actorSourcedId: actor.realUser.sourcedId,
+        targetSourcedId: current.user.sourcedId,
+        action: "stop",
+        ipAddress,
+      });
+    }
+    return { ...actor.session, impersonation: null };
+  }
+
+  async function listAudit(page: { limit: number; offset: number }) {
+    const rows = await queryRows<{
+      id: string;
+      action: "start" | "stop" | "expire";
+      actorSourcedId: string;
+      actorName: string | null;
+      targetSourcedId: string;
+      targetName: string | null;
+      reason: string | null;
+      ipAddress: string | null;
+      createdAt: Date | string;
+      total: number | string;
+    }>(
+      db,
+      sql`select a.id, a.action, a.actor_sourced_id as "actorSourcedId", a.target_sourced_id as "targetSourcedId",
+            actor.given_name || ' ' || actor.family_name as "actorName",
+            target.given_name || ' ' || target.family_name as "targetName",
+            a.reason, a.ip_address as "ipAddress", a.created_at as "createdAt", count(*) over () as total
+          from ${impersonationAudit} a
+          left join users actor on actor.sourced_id = a.actor_sourced_id
+          left join users target on target.sourced_id = a.target_sourced_id
+          order by ${desc(impersonationAudit.createdAt)}, a.id
+          limit ${page.limit} offset ${page.offset}`,
+    );
+    return {
+      total: Number(rows[0]?.total ?? 0),
+      data: rows.map((row) => ({
+        id: row.id,
+        action: row.action,
+        actor: { sourcedId: row.actorSourcedId, name: row.actorName ?? row.actorSourcedId },
+        target: { sourcedId: row.targetSourcedId, name: row.targetName ?? row.targetSourcedId },
+        reason: row.reason,
+        ipAddress: row.ipAddress,
+        createdAt: new Date(row.createdAt).toISOString(),
+      })),
+    };
+  }
+
+  return { start, stop, listAudit };
+}
