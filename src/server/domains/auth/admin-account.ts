@@ -57,14 +57,12 @@ export async function createAdministrator(db: Database, input: NewAdministrator)
       familyName: input.familyName,
       primaryOrgSourcedId: top.sourcedId,
     });
-    await tx
-      .insert(userRoles)
-      .values({
-        userSourcedId: sourcedId,
-        role: "administrator",
-        roleType: "primary",
-        orgSourcedId: top.sourcedId,
-      });
+    await tx.insert(userRoles).values({
+      userSourcedId: sourcedId,
+      role: "administrator",
+      roleType: "primary",
+      orgSourcedId: top.sourcedId,
+    });
     await tx.insert(userCredentials).values({ userSourcedId: sourcedId, passwordHash });
     return { sourcedId, email, organisation: top };
   });

@@ -1,4 +1,4 @@
-import { desc, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
@@ -103,10 +103,10 @@ export function createImpersonation(db: Database, auth: AuthService, durationMin
             actor.given_name || ' ' || actor.family_name as "actorName",
             target.given_name || ' ' || target.family_name as "targetName",
             a.reason, a.ip_address as "ipAddress", a.created_at as "createdAt", count(*) over () as total
-          from ${impersonationAudit} a
+          from impersonation_audit a
           left join users actor on actor.sourced_id = a.actor_sourced_id
           left join users target on target.sourced_id = a.target_sourced_id
-          order by ${desc(impersonationAudit.createdAt)}, a.id
+          order by a.created_at desc, a.id
           limit ${page.limit} offset ${page.offset}`,
     );
     return {
