@@ -1,8 +1,10 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
+import type { PublicConfig } from "../shared/contracts/config";
 import { pingDatabase } from "./db/client";
 import { authRoutes } from "./domains/auth/routes";
+import { rosteringRoutes } from "./domains/rostering/routes";
 import { loadSession, requireSession } from "./lib/auth";
 import type { AppDeps, AppEnv } from "./lib/context";
 import { AppError } from "./lib/errors";
@@ -54,9 +56,17 @@ export function createApp(deps: AppDeps) {
       }
       return c.json({ ok: true, db: deps.dbKind });
     })
+    .get("/config", (c) =>
+      c.json({
+        supportUrl: deps.env.SUPPORT_URL,
+        classLeaderboardOrgId: deps.env.CLASS_LEADERBOARD_ORG,
+        impersonationMinutes: deps.env.IMPERSONATION_MINUTES,
+      } satisfies PublicConfig),
+    )
     .route("/auth", authRoutes(deps))
     // Everything below needs a session: without one the answer is 401, even for unknown paths.
     .use("*", requireSession)
+    .route("/", rosteringRoutes(deps))
     .all("*", (c) =>
       c.json({ code: "not_found", message: `No API route ${c.req.method} ${c.req.path}` }, 404),
     );

@@ -1,0 +1,67 @@
+import { type SQL, sql } from "drizzle-orm";
+import { Hono } from "hono";
+import { viewableUsersQuerySchema } from "../../../shared/contracts/rostering";
+import { dashRoleOf } from "../../../shared/roles";
+import { type Database, queryRows } from "../../db/client";
+import { requireActiveRole } from "../../lib/auth";
+import type { AppDeps, AppEnv } from "../../lib/context";
+import { readQuery } from "../../lib/validation";
+import { childIdsOfAgent, peopleIdsOfGuide } from "./scope";
+
+interface PersonRow {
+  sourcedId: string;
+  givenName: string;
+  familyName: string;
+  email: string | null;
+  grades: string[];
+  roles: string[];
+  total: number | string;
+}
+
+/** People matching a search inside a scope, with their Dash roles, sorted by name. */
+async function findPeople(db: Database, scope: SQL, page: { search: string; limit: number; offset: number }) {
+  const pattern = `%${page.search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  const rows = await queryRows<PersonRow>(
+    db,
+    sql`select u.sourced_id as "sourcedId", u.given_name as "givenName", u.family_name as "familyName", u.email, u.grades,
+          coalesce((select array_agg(distinct r.role) from user_roles r where r.user_sourced_id = u.sourced_id), '{}') as roles,
+          count(*) over () as total
+        from users u
+        where u.status = 'active' and ${scope}
+          and (${page.search} = '' or u.given_name || ' ' || u.family_name ilike ${pattern}
+               or coalesce(u.email, '') ilike ${pattern} or coalesce(u.preferred_first_name, '') ilike ${pattern})
+        order by u.family_name, u.given_name, u.sourced_id
+        limit ${page.limit} offset ${page.offset}`,
+  );
+  return {
+    total: Number(rows[0]?.total ?? 0),
+    data: rows.map(({ total: _total, roles, ...person }) => ({
+      ...person,
+      roles: [...new Set(roles.map(dashRoleOf).filter((role) => role !== null))],
+    })),
+  };
+}
+
+export function rosteringRoutes({ db }: AppDeps) {
+  return new Hono<AppEnv>()
+    .get("/users/viewable", async (c) => {
+      // The people an administrator or Guide may view Dash as: anyone, or a Guide's students and their families.
+      const actor = requireActiveRole(c, ["administrator", "teacher"], "view Dash as another user");
+      const page = readQuery(c, viewableUsersQuerySchema);
+      const self = actor.realUser.sourcedId;
+      const scope =
+        actor.activeRole === "administrator"
+          ? sql`u.sourced_id <> ${self}`
+          : sql`u.sourced_id in (${peopleIdsOfGuide(self)})`;
+      return c.json({ success: true, ...(await findPeople(db, scope, page)) });
+    })
+    .get("/parent/children", async (c) => {
+      const actor = requireActiveRole(c, ["parent", "guardian"], "see children");
+      const children = await findPeople(db, sql`u.sourced_id in (${childIdsOfAgent(actor.user.sourcedId)})`, {
+        search: "",
+        limit: 100,
+        offset: 0,
+      });
+      return c.json({ success: true, data: children.data, error: null });
+    });
+}

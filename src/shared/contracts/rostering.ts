@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { DASH_ROLES } from "../roles";
+
+export const viewableUsersQuerySchema = z.object({
+  search: z.string().trim().max(200, "Keep the search under 200 characters").default(""),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const personSummarySchema = z.object({
+  sourcedId: z.string(),
+  givenName: z.string(),
+  familyName: z.string(),
+  email: z.string().nullable(),
+  roles: z.array(z.enum(DASH_ROLES)),
+  grades: z.array(z.string()),
+});
+export type PersonSummary = z.infer<typeof personSummarySchema>;
+
+export const viewableUsersResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(personSummarySchema),
+  total: z.number(),
+});
+
+export const childrenResponseSchema = z.object({
+  success: z.boolean(),
+  data: z.array(personSummarySchema),
+  error: z.string().nullable(),
+});
