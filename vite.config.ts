@@ -1,21 +1,11 @@
 import tailwindcss from "@tailwindcss/vite";
-import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 
 const apiPort = process.env.API_PORT ?? "3001";
 
 export default defineConfig({
-  plugins: [
-    tanstackRouter({
-      target: "react",
-      autoCodeSplitting: true,
-      routesDirectory: "./src/web/routes",
-      generatedRouteTree: "./src/web/routeTree.gen.ts",
-    }),
-    react(),
-    tailwindcss(),
-  ],
+  plugins: [react(), tailwindcss()],
   server: {
     // In development the API runs beside Vite; the browser still sees one origin.
     proxy: { "/api": `http://127.0.0.1:${apiPort}` },

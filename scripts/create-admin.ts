@@ -45,7 +45,9 @@ async function main() {
     },
   });
   if (!values.email) {
-    throw new Error("Usage: npm run create-admin -- --email someone@school.org [--given-name …] [--family-name …]");
+    throw new Error(
+      "Usage: npm run create-admin -- --email someone@school.org [--given-name …] [--family-name …]",
+    );
   }
 
   let password: string;
@@ -53,7 +55,9 @@ async function main() {
   if (values["password-stdin"]) {
     password = await readAll(process.stdin);
   } else if (process.stdin.isTTY) {
-    password = await promptHidden(`Password (at least ${MIN_PASSWORD_LENGTH} characters, empty to generate one): `);
+    password = await promptHidden(
+      `Password (at least ${MIN_PASSWORD_LENGTH} characters, empty to generate one): `,
+    );
     if (!password) {
       password = generatePassword();
       isGenerated = true;
@@ -64,7 +68,9 @@ async function main() {
   }
 
   const env = readEnv();
-  const database = await openDatabase(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR });
+  const database = await openDatabase(
+    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
+  );
   try {
     await database.migrate();
     const admin = await createAdministrator(database.db, {
@@ -75,7 +81,8 @@ async function main() {
       organisationName: values.organisation,
     });
     process.stdout.write(`Created administrator ${admin.email} of ${admin.organisation.name}.\n`);
-    if (isGenerated) process.stdout.write(`Password: ${password}\nKeep it safe: it is shown only this once.\n`);
+    if (isGenerated)
+      process.stdout.write(`Password: ${password}\nKeep it safe: it is shown only this once.\n`);
   } finally {
     await database.close();
   }

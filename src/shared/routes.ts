@@ -509,7 +509,7 @@ export const routes = [
   },
   {
     path: "/app/guide/map-growth",
-    title: "MAP Growth",
+    title: "Class MAP Growth",
     summary: "Your students' MAP Growth results.",
     access: STAFF,
     nav: "Assessment",
@@ -542,14 +542,14 @@ export const routes = [
   },
   {
     path: "/app/teacher/rewards-management",
-    title: "Rewards management",
+    title: "Award Alphas",
     summary: "Award Alphas to your students.",
     access: STAFF,
     nav: "Rewards",
   },
   {
     path: "/app/teacher/placements",
-    title: "Placements",
+    title: "Class placements",
     summary: "Your students' placements by subject.",
     access: STAFF,
     nav: "Assessment",
@@ -608,7 +608,7 @@ export const routes = [
   },
   {
     path: "/app/admin/surveys",
-    title: "Surveys",
+    title: "Survey builder",
     summary: "Create and schedule pulse surveys.",
     access: STAFF,
     nav: "Administration",
@@ -676,7 +676,7 @@ export const routes = [
   },
   {
     path: "/app/admin/map-growth",
-    title: "MAP Growth",
+    title: "MAP Growth results",
     summary: "Import and review MAP Growth results.",
     access: ADMIN,
     nav: "Assessment",
@@ -684,7 +684,7 @@ export const routes = [
   { path: "/app/admin/lesson", title: "Lessons", summary: "Create and edit lessons.", access: ADMIN },
   {
     path: "/app/admin/leaderboards",
-    title: "Leaderboards",
+    title: "District leaderboards",
     summary: "XP rankings across the district.",
     access: ADMIN,
     search: searchSchemas.adminLeaderboards,
@@ -759,7 +759,7 @@ export const routes = [
   },
   {
     path: "/app/admin/placements",
-    title: "Placements",
+    title: "Placement tests",
     summary: "Placements of every student, and placement tests.",
     access: ADMIN,
     nav: "Assessment",

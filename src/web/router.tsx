@@ -1,6 +1,141 @@
-import { QueryClient } from "@tanstack/react-query";
-import { createRouter } from "@tanstack/react-router";
-import { routeTree } from "./routeTree.gen";
+import { QueryClient, useQuery } from "@tanstack/react-query";
+import {
+  type AnyRoute,
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  Outlet,
+  type RouteComponent,
+  redirect,
+} from "@tanstack/react-router";
+import { loginUrlFor, safeRedirectPath } from "../shared/redirect";
+import { decideAccess, type PageRoute, type RoutePath, routes, searchSchemas } from "../shared/routes";
+import { NotFound } from "./components/not-found";
+import { PlaceholderPage } from "./components/placeholder-page";
+import { RouteError } from "./components/route-error";
+import { configQuery, INVALID_AUTH_DATA, meQuery } from "./features/auth/api";
+import { type AuthState, accessSubjectOf, toAuthState } from "./features/auth/auth-state";
+import { afterSignInPath } from "./features/auth/login-redirect";
+import { AppShell } from "./features/shell/app-shell";
+import { pageComponents } from "./pages";
+
+/**
+ * The router is built from the route table in src/shared/routes.ts: every page gets its path,
+ * search schema and guard from there, and its component from ./pages (or a placeholder).
+ */
+interface RouterContext {
+  queryClient: QueryClient;
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: Outlet,
+  errorComponent: (props) => <RouteError {...props} isRoot />,
+  notFoundComponent: RootNotFound,
+});
+
+/** The signed-in area: loads the caller, or sends them to sign in with the way back. */
+const signedInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: "signed-in",
+  beforeLoad: async ({ context, location }): Promise<{ auth: AuthState }> => {
+    const toLogin = () => redirect({ href: loginUrlFor(location.href), replace: true });
+    const me = await context.queryClient.ensureQueryData(meQuery).catch((error: Error) => {
+      if (error.message === INVALID_AUTH_DATA) {
+        console.error(INVALID_AUTH_DATA);
+        throw toLogin();
+      }
+      throw error;
+    });
+    if (!me.isAuthenticated) throw toLogin();
+    const config = await context.queryClient.ensureQueryData(configQuery);
+    return { auth: toAuthState(me, config) };
+  },
+  component: SignedInLayout,
+  errorComponent: RouteError,
+  notFoundComponent: NotFound,
+});
+
+function SignedInLayout() {
+  const { auth } = signedInRoute.useRouteContext();
+  return (
+    <AppShell auth={auth}>
+      <Outlet />
+    </AppShell>
+  );
+}
+
+const appRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "app",
+  validateSearch: searchSchemas.appLayout,
+  component: Outlet,
+  notFoundComponent: NotFound,
+});
+
+/** An address no route matches: inside the shell for a signed-in user, plain otherwise. */
+function RootNotFound() {
+  const me = useQuery(meQuery);
+  const config = useQuery(configQuery);
+  if (me.data?.isAuthenticated && config.data) {
+    return (
+      <AppShell auth={toAuthState(me.data, config.data)}>
+        <NotFound />
+      </AppShell>
+    );
+  }
+  return <NotFound />;
+}
+
+function parentOf(route: PageRoute): AnyRoute {
+  if (route.access === "public") return rootRoute;
+  return route.path.startsWith("/app/") ? appRoute : signedInRoute;
+}
+
+/** The path below the parent: "/app/flow/" becomes "flow", "/app/" the index "/". */
+function relativePath(route: PageRoute): string {
+  const below = route.path.startsWith("/app/") ? route.path.slice("/app/".length) : route.path.slice(1);
+  return below.replace(/\/$/, "") || "/";
+}
+
+function pageRoute(route: PageRoute) {
+  const component: RouteComponent =
+    pageComponents[route.path as RoutePath] ?? (() => <PlaceholderPage route={route} />);
+  return createRoute({
+    getParentRoute: () => parentOf(route),
+    path: relativePath(route),
+    validateSearch: route.search,
+    beforeLoad: async ({ context, search }) => {
+      const { auth, queryClient } = context as RouterContext & { auth?: AuthState };
+      if (route.path === "/login") {
+        // Someone already signed in goes where the sign-in would have taken them.
+        const me = await queryClient.ensureQueryData(meQuery).catch(() => null);
+        const target = search as {
+          redirect?: string;
+          schoolId?: string;
+          role?: "student" | "teacher" | "administrator";
+        };
+        if (me?.isAuthenticated)
+          throw redirect({ href: afterSignInPath(target, safeRedirectPath(target.redirect)) });
+        return;
+      }
+      if (!auth) return;
+      const decision = decideAccess(route, accessSubjectOf(auth));
+      if (!decision.allowed) throw redirect({ href: decision.redirectTo, replace: true });
+    },
+    component,
+  } as Parameters<typeof createRoute>[0]) as unknown as AnyRoute;
+}
+
+const pageRoutes = (routes as readonly PageRoute[]).map((route) => ({
+  parent: parentOf(route),
+  route: pageRoute(route),
+}));
+const childrenOf = (parent: AnyRoute) =>
+  pageRoutes.filter((entry) => entry.parent === parent).map((entry) => entry.route);
+const routeTree = rootRoute.addChildren([
+  ...childrenOf(rootRoute),
+  signedInRoute.addChildren([...childrenOf(signedInRoute), appRoute.addChildren(childrenOf(appRoute))]),
+]);
 
 export function createAppRouter() {
   const queryClient = new QueryClient({

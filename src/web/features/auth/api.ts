@@ -2,21 +2,52 @@ import { queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
 import {
   demoAccountsResponseSchema,
+  impersonationAuditResponseSchema,
   type LoginRequest,
+  type MeResponse,
   meResponseSchema,
+  type StartImpersonation,
 } from "../../../shared/contracts/auth";
+import { publicConfigSchema } from "../../../shared/contracts/config";
+import { childrenResponseSchema, viewableUsersResponseSchema } from "../../../shared/contracts/rostering";
 import { apiFetch } from "../../lib/http";
+import { clearAuthCache, writeAuthCache } from "./auth-cache";
+
+export const INVALID_AUTH_DATA = "Invalid auth data from query";
 
 export const authKeys = {
   me: ["auth", "me"] as const,
   demoAccounts: ["auth", "demo-accounts"] as const,
+  config: ["config"] as const,
+  viewable: (search: string) => ["users", "viewable", search] as const,
+  children: ["parent", "children"] as const,
+  impersonationAudit: (offset: number) => ["auth", "impersonation-audit", offset] as const,
 };
+
+/** Checks the `me` shape and keeps the local auth record in step with it. */
+export function acceptMe(body: unknown): MeResponse {
+  const parsed = meResponseSchema.safeParse(body);
+  if (!parsed.success) throw new Error(INVALID_AUTH_DATA);
+  const me = parsed.data;
+  if (me.isAuthenticated)
+    writeAuthCache({ onerosterId: me.user.sourcedId, isImpersonated: Boolean(me.impersonatedUser) });
+  else clearAuthCache();
+  return me;
+}
 
 export const meQuery = queryOptions({
   queryKey: authKeys.me,
-  queryFn: ({ signal }) => apiFetch("/api/auth/me", meResponseSchema, { signal }),
+  queryFn: async ({ signal }) => acceptMe(await apiFetch("/api/auth/me", z.unknown(), { signal })),
   staleTime: 5 * 60_000,
-  retry: 3,
+  gcTime: 30 * 60_000,
+  // A shape error will not mend itself by asking again.
+  retry: (failures, error) => error.message !== INVALID_AUTH_DATA && failures < 3,
+});
+
+export const configQuery = queryOptions({
+  queryKey: authKeys.config,
+  queryFn: ({ signal }) => apiFetch("/api/config", publicConfigSchema, { signal }),
+  staleTime: Number.POSITIVE_INFINITY,
 });
 
 export const demoAccountsQuery = queryOptions({
@@ -25,10 +56,50 @@ export const demoAccountsQuery = queryOptions({
   staleTime: Number.POSITIVE_INFINITY,
 });
 
-export function signIn(credentials: LoginRequest) {
-  return apiFetch("/api/auth/login", meResponseSchema, { body: credentials });
+export const viewableUsersQuery = (search: string) =>
+  queryOptions({
+    queryKey: authKeys.viewable(search),
+    queryFn: ({ signal }) =>
+      apiFetch(
+        `/api/users/viewable?${new URLSearchParams({ search, limit: "25" })}`,
+        viewableUsersResponseSchema,
+        { signal },
+      ),
+    staleTime: 30_000,
+  });
+
+export function fetchChildren(signal?: AbortSignal) {
+  return apiFetch("/api/parent/children", childrenResponseSchema, { signal });
 }
 
-export function signOut() {
+export const childrenQuery = queryOptions({
+  queryKey: authKeys.children,
+  queryFn: ({ signal }) => fetchChildren(signal),
+  staleTime: 5 * 60_000,
+});
+
+export const impersonationAuditQuery = (offset: number) =>
+  queryOptions({
+    queryKey: authKeys.impersonationAudit(offset),
+    queryFn: ({ signal }) =>
+      apiFetch(`/api/auth/impersonation/audit?limit=50&offset=${offset}`, impersonationAuditResponseSchema, {
+        signal,
+      }),
+  });
+
+export async function signIn(credentials: LoginRequest) {
+  return acceptMe(await apiFetch("/api/auth/login", z.unknown(), { body: credentials }));
+}
+
+export async function signOut() {
+  clearAuthCache();
   return apiFetch("/api/auth/logout", z.object({ ok: z.boolean() }), { method: "POST" });
+}
+
+export async function startImpersonation(input: StartImpersonation) {
+  return acceptMe(await apiFetch("/api/auth/impersonation", z.unknown(), { body: input }));
+}
+
+export async function stopImpersonation() {
+  return acceptMe(await apiFetch("/api/auth/impersonation", z.unknown(), { method: "DELETE" }));
 }

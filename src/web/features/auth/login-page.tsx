@@ -1,24 +1,16 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { createFileRoute, redirect, useRouter } from "@tanstack/react-router";
+import { useRouter, useSearch } from "@tanstack/react-router";
 import { type FormEvent, useId, useState } from "react";
-import { safeRedirectPath } from "../../shared/redirect";
-import { Brand } from "../components/brand";
-import { authKeys, demoAccountsQuery, meQuery, signIn } from "../features/auth/api";
-import { afterSignInPath, describeLoginError, loginSearchSchema } from "../features/auth/search";
-import { ApiRequestError } from "../lib/http";
+import type { z } from "zod";
+import { safeRedirectPath } from "../../../shared/redirect";
+import type { searchSchemas } from "../../../shared/routes";
+import { Brand } from "../../components/brand";
+import { ApiRequestError } from "../../lib/http";
+import { authKeys, demoAccountsQuery, signIn } from "./api";
+import { afterSignInPath, describeLoginError } from "./login-redirect";
 
-export const Route = createFileRoute("/login")({
-  validateSearch: loginSearchSchema,
-  beforeLoad: async ({ context, search }) => {
-    const me = await context.queryClient.ensureQueryData(meQuery).catch(() => null);
-    if (me?.isAuthenticated)
-      throw redirect({ href: afterSignInPath(search, safeRedirectPath(search.redirect)) });
-  },
-  component: LoginPage,
-});
-
-function LoginPage() {
-  const search = Route.useSearch();
+export function LoginPage() {
+  const search = useSearch({ strict: false }) as z.output<typeof searchSchemas.login>;
   const router = useRouter();
   const queryClient = useQueryClient();
   const demo = useQuery(demoAccountsQuery);

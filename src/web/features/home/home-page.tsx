@@ -1,18 +1,9 @@
-import { createFileRoute } from "@tanstack/react-router";
-import { z } from "zod";
 import { ROLE_DISPLAY_NAMES } from "../../../shared/roles";
+import { useAuth } from "../auth/use-auth";
+import { ViewAsPanel } from "../auth/view-as";
 
-export const Route = createFileRoute("/app/")({
-  validateSearch: z.object({
-    courseId: z.string().optional().catch(undefined),
-    schoolId: z.string().optional().catch(undefined),
-    role: z.enum(["student", "teacher", "administrator"]).optional().catch(undefined),
-  }),
-  component: HomePage,
-});
-
-function HomePage() {
-  const { user } = Route.useRouteContext();
+export function HomePage() {
+  const { user, activeRole } = useAuth();
   const organisations = new Map(user.roles.map((entry) => [entry.org.sourcedId, entry.org]));
   const roleNames = [...new Set(user.roles.map((entry) => ROLE_DISPLAY_NAMES[entry.role]))];
 
@@ -59,6 +50,12 @@ function HomePage() {
           </ul>
         </article>
       </div>
+      {activeRole === "teacher" && (
+        <ViewAsPanel
+          title="Your students"
+          description="Your students and their families. View Dash as one of them to see what they see."
+        />
+      )}
     </section>
   );
 }

@@ -1,14 +1,7 @@
-import { z } from "zod";
+import type { z } from "zod";
+import type { searchSchemas } from "../../../shared/routes";
 
-/** /login search: every field is optional and a bad value falls back to absent. */
-export const loginSearchSchema = z.object({
-  redirect: z.string().optional().catch(undefined),
-  error: z.string().optional().catch(undefined),
-  error_description: z.string().optional().catch(undefined),
-  schoolId: z.string().optional().catch(undefined),
-  role: z.enum(["student", "teacher", "administrator"]).optional().catch(undefined),
-});
-export type LoginSearch = z.infer<typeof loginSearchSchema>;
+type LoginSearch = z.output<typeof searchSchemas.login>;
 
 /** A readable sentence for the `error` / `error_description` pair an identity provider sends back. */
 export function describeLoginError(search: Pick<LoginSearch, "error" | "error_description">): string | null {

@@ -1,0 +1,74 @@
+import { expect, type Page } from "@playwright/test";
+
+export const DEMO_PASSWORD = "dash-demo";
+
+export interface DemoAccount {
+  email: string;
+  name: string;
+  roles: string[];
+  organisations: string[];
+}
+
+/** The demo school's sign-in accounts and what their home page shows (see src/server/seed). */
+export const DEMO_ACCOUNTS: DemoAccount[] = [
+  {
+    email: "admin@dash.demo",
+    name: "Alex Morgan",
+    roles: ["Administrator"],
+    organisations: ["Dash Demo District"],
+  },
+  { email: "guide@dash.demo", name: "Maya Patel", roles: ["Guide"], organisations: ["Maple Grove School"] },
+  {
+    email: "student@dash.demo",
+    name: "Ava Johnson",
+    roles: ["Student"],
+    organisations: ["Maple Grove School"],
+  },
+  {
+    email: "parent@dash.demo",
+    name: "Sam Johnson",
+    roles: ["Parent"],
+    organisations: ["Maple Grove School", "Riverside School"],
+  },
+  {
+    email: "guardian@dash.demo",
+    name: "Grace Miller",
+    roles: ["Guardian"],
+    organisations: ["Maple Grove School"],
+  },
+  {
+    email: "proctor@dash.demo",
+    name: "Pat Rivera",
+    roles: ["Proctor"],
+    organisations: ["Maple Grove School"],
+  },
+  {
+    email: "multi@dash.demo",
+    name: "Jordan Lee",
+    roles: ["Guide", "Student"],
+    organisations: ["Maple Grove School"],
+  },
+];
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+/** Types the credentials into the labelled fields of the sign-in page that is open, then submits. */
+export async function submitSignIn(page: Page, email: string, password = DEMO_PASSWORD) {
+  await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** Opens the sign-in page, signs in and waits for the dashboard. */
+export async function signIn(page: Page, email: string) {
+  await page.goto("/login");
+  await submitSignIn(page, email);
+  await expect(page).toHaveURL(/\/app$/);
+}
+
+/** The page's URL, parsed. */
+export function currentUrl(page: Page): URL {
+  return new URL(page.url());
+}

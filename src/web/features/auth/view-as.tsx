@@ -1,0 +1,163 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { type FormEvent, useDeferredValue, useEffect, useId, useRef, useState } from "react";
+import type { PersonSummary } from "../../../shared/contracts/rostering";
+import { ROLE_DISPLAY_NAMES } from "../../../shared/roles";
+import { Card } from "../../components/page-header";
+import { ApiRequestError } from "../../lib/http";
+import { fetchChildren, startImpersonation, viewableUsersQuery } from "./api";
+import { fullName } from "./auth-state";
+
+export const SELECTED_CHILD_KEY = "dash-selected-child";
+
+/**
+ * Finds people the caller may view Dash as (everyone for an administrator; a Guide's students and
+ * their families for a Guide) and starts viewing as one of them, with a reason.
+ */
+export function ViewAsPanel({ title, description }: { title: string; description: string }) {
+  const [search, setSearch] = useState("");
+  const deferredSearch = useDeferredValue(search.trim());
+  const people = useQuery({ ...viewableUsersQuery(deferredSearch), placeholderData: keepPreviousData });
+  const [target, setTarget] = useState<PersonSummary | null>(null);
+  const searchId = useId();
+
+  return (
+    <Card>
+      <h2 className="text-lg font-bold">{title}</h2>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description}</p>
+      <div className="mt-4">
+        <label htmlFor={searchId} className="text-sm font-medium">
+          Search people
+        </label>
+        <input
+          id={searchId}
+          type="search"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          placeholder="Name or email"
+          className="mt-1 block w-full max-w-md rounded-lg border border-slate-300 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-950"
+        />
+      </div>
+      {people.isError && (
+        <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
+          {people.error.message}
+        </p>
+      )}
+      {people.data && (
+        <>
+          <p className="mt-3 text-xs text-slate-500 dark:text-slate-400" aria-live="polite">
+            {people.data.total === 0
+              ? "Nobody matches."
+              : `Showing ${people.data.data.length} of ${people.data.total}`}
+          </p>
+          <ul className="mt-2 divide-y divide-slate-100 dark:divide-slate-800">
+            {people.data.data.map((person) => (
+              <li key={person.sourcedId} className="flex flex-wrap items-center justify-between gap-3 py-2.5">
+                <div className="min-w-0">
+                  <p className="font-medium">{fullName(person)}</p>
+                  <p className="truncate text-xs text-slate-600 dark:text-slate-400">
+                    {[person.roles.map((role) => ROLE_DISPLAY_NAMES[role]).join(", "), person.email]
+                      .filter(Boolean)
+                      .join(" · ")}
+                  </p>
+                </div>
+                <button
+                  type="button"
+                  onClick={() => setTarget(person)}
+                  aria-label={`View as ${fullName(person)}`}
+                  className="rounded-lg border border-brand-600 px-3 py-1 text-sm font-semibold text-brand-700 hover:bg-brand-50 dark:text-brand-100 dark:hover:bg-slate-800"
+                >
+                  View as
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {target && <ViewAsDialog person={target} onClose={() => setTarget(null)} />}
+    </Card>
+  );
+}
+
+function ViewAsDialog({ person, onClose }: { person: PersonSummary; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [reason, setReason] = useState("");
+  const [failure, setFailure] = useState<string | null>(null);
+  const [isStarting, setIsStarting] = useState(false);
+  const reasonId = useId();
+  const titleId = useId();
+
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setIsStarting(true);
+    setFailure(null);
+    try {
+      await startImpersonation({ userId: person.sourcedId, reason });
+      // Viewing as a parent or guardian starts with their first child selected.
+      if (person.roles.includes("parent") || person.roles.includes("guardian")) {
+        const children = await fetchChildren().catch(() => null);
+        const first = children?.data[0]?.sourcedId;
+        if (first) localStorage.setItem(SELECTED_CHILD_KEY, first);
+      }
+      window.location.assign("/app");
+    } catch (error) {
+      setFailure(error instanceof ApiRequestError ? error.message : "Could not start viewing. Try again.");
+      setIsStarting(false);
+    }
+  }
+
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby={titleId}
+      onClose={onClose}
+      className="m-auto w-[min(28rem,calc(100%-2rem))] rounded-2xl border border-slate-200 bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+    >
+      <form onSubmit={submit}>
+        <h2 id={titleId} className="text-lg font-bold">
+          View as {fullName(person)}
+        </h2>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+          You will see Dash as they do until you stop or for up to an hour. This is recorded with your reason.
+        </p>
+        <label htmlFor={reasonId} className="mt-4 block text-sm font-medium">
+          Reason
+        </label>
+        <textarea
+          id={reasonId}
+          required
+          minLength={3}
+          maxLength={500}
+          rows={3}
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-950"
+        />
+        {failure && (
+          <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
+            {failure}
+          </p>
+        )}
+        <div className="mt-5 flex justify-end gap-3">
+          <button
+            type="button"
+            onClick={() => dialog.current?.close()}
+            className="rounded-lg border border-slate-300 px-4 py-2 text-sm font-semibold dark:border-slate-700"
+          >
+            Cancel
+          </button>
+          <button
+            type="submit"
+            disabled={isStarting}
+            className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+          >
+            {isStarting ? "Starting…" : "Start viewing"}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

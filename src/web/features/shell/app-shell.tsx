@@ -1,0 +1,278 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { Link, useRouterState } from "@tanstack/react-router";
+import { type ReactNode, useEffect, useId, useState } from "react";
+import { isAdminLevel, ROLE_DISPLAY_NAMES } from "../../../shared/roles";
+import { decideAccess, NAV_GROUPS, type PageRoute, routes } from "../../../shared/routes";
+import { Brand } from "../../components/brand";
+import { signOut, stopImpersonation } from "../auth/api";
+import { type AuthState, accessSubjectOf, fullName } from "../auth/auth-state";
+import { resetRole, switchRole } from "../auth/role-choice";
+import { AuthProvider } from "../auth/use-auth";
+import { THEMES, type Theme, useDebugMode, useTheme } from "./preferences";
+
+/** The signed-in frame of every page: sidebar, header, impersonation banner and help button. */
+export function AppShell({ auth, children }: { auth: AuthState; children: ReactNode }) {
+  const [isMenuOpen, setIsMenuOpen] = useState(false);
+  const isDebug = useDebugMode(isAdminLevel(auth.activeRole));
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+
+  // A page change on a phone closes the menu.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not a value used
+  useEffect(() => setIsMenuOpen(false), [pathname]);
+
+  return (
+    <AuthProvider auth={auth}>
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-brand-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      {auth.isImpersonating && <ImpersonationBanner auth={auth} />}
+      <div className="flex min-h-screen">
+        <Sidebar auth={auth} isOpen={isMenuOpen} onClose={() => setIsMenuOpen(false)} />
+        <div className="flex min-w-0 flex-1 flex-col">
+          <Header auth={auth} isDebug={isDebug} onOpenMenu={() => setIsMenuOpen(true)} />
+          <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6 lg:px-8">
+            {children}
+          </main>
+        </div>
+      </div>
+      {auth.activeRole !== "student" && (
+        <a
+          href={auth.config.supportUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="fixed right-4 bottom-4 z-30 rounded-full bg-blue-700 px-5 py-3 text-sm font-semibold text-white shadow-lg hover:bg-blue-800"
+        >
+          Get Help &amp; Support
+        </a>
+      )}
+    </AuthProvider>
+  );
+}
+
+/** The sidebar links: pages of the active role, grouped. */
+function navigationFor(auth: AuthState) {
+  const subject = accessSubjectOf(auth);
+  return NAV_GROUPS.map((group) => ({
+    group,
+    links: (routes as readonly PageRoute[])
+      .filter((route) => route.nav === group && decideAccess(route, subject).allowed)
+      .map((route) => ({
+        to: route.path === "/app/" ? "/app" : route.path.replace(/\/$/, ""),
+        title: route.title,
+      })),
+  })).filter((section) => section.links.length > 0);
+}
+
+function Sidebar({ auth, isOpen, onClose }: { auth: AuthState; isOpen: boolean; onClose: () => void }) {
+  const sections = navigationFor(auth);
+  return (
+    <>
+      {isOpen && (
+        <button
+          type="button"
+          aria-label="Close menu"
+          onClick={onClose}
+          className="fixed inset-0 z-30 bg-slate-900/40 lg:hidden"
+        />
+      )}
+      <nav
+        aria-label="Main"
+        className={`${isOpen ? "translate-x-0" : "-translate-x-full"} fixed inset-y-0 left-0 z-40 w-64 shrink-0 overflow-y-auto border-r border-slate-200 bg-white px-3 py-4 transition-transform lg:sticky lg:top-0 lg:h-screen lg:translate-x-0 dark:border-slate-800 dark:bg-slate-900`}
+      >
+        <div className="mb-4 flex items-center justify-between px-2">
+          <Link to="/app" className="rounded-lg">
+            <Brand />
+          </Link>
+          <button
+            type="button"
+            onClick={onClose}
+            className="rounded-lg px-2 py-1 text-sm text-slate-600 lg:hidden dark:text-slate-300"
+          >
+            Close
+          </button>
+        </div>
+        {sections.map((section) => (
+          <div key={section.group} className="mb-4">
+            <p className="px-3 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+              {section.group}
+            </p>
+            <ul>
+              {section.links.map((link) => (
+                <li key={link.to}>
+                  <Link
+                    to={link.to}
+                    activeOptions={{ exact: true }}
+                    className="block rounded-lg px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
+                    activeProps={{
+                      className:
+                        "bg-brand-50 font-semibold text-brand-700 dark:bg-slate-800 dark:text-brand-100",
+                      "aria-current": "page",
+                    }}
+                  >
+                    {link.title}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </nav>
+    </>
+  );
+}
+
+function Header({
+  auth,
+  isDebug,
+  onOpenMenu,
+}: {
+  auth: AuthState;
+  isDebug: boolean;
+  onOpenMenu: () => void;
+}) {
+  return (
+    <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
+      <div className="flex items-center gap-3 px-4 py-2.5 sm:px-6">
+        <button
+          type="button"
+          onClick={onOpenMenu}
+          className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-semibold lg:hidden dark:border-slate-700"
+        >
+          Menu
+        </button>
+        <div className="flex-1" />
+        {isDebug && (
+          <span className="rounded-md bg-amber-300 px-2 py-0.5 text-xs font-bold tracking-wide text-amber-950 uppercase">
+            Debug
+          </span>
+        )}
+        {auth.availableRoles.length > 1 && <RoleSwitcher auth={auth} />}
+        <ThemeSwitcher />
+        <UserMenu auth={auth} />
+      </div>
+    </header>
+  );
+}
+
+function RoleSwitcher({ auth }: { auth: AuthState }) {
+  const id = useId();
+  const highest = auth.availableRoles[0];
+  return (
+    <div className="flex items-center gap-2">
+      <label htmlFor={id} className="text-sm font-medium text-slate-600 dark:text-slate-300">
+        Role
+      </label>
+      <select
+        id={id}
+        value={auth.activeRole ?? ""}
+        onChange={(event) =>
+          switchRole(
+            event.target.value as (typeof auth.availableRoles)[number],
+            auth.activeRole,
+            auth.availableRoles,
+          )
+        }
+        className="rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900"
+      >
+        {auth.availableRoles.map((role) => (
+          <option key={role} value={role}>
+            {ROLE_DISPLAY_NAMES[role]}
+          </option>
+        ))}
+      </select>
+      {auth.activeRole !== highest && (
+        <button
+          type="button"
+          onClick={resetRole}
+          className="text-sm font-medium text-brand-700 underline dark:text-brand-100"
+        >
+          Reset
+        </button>
+      )}
+    </div>
+  );
+}
+
+const THEME_LABELS: Record<Theme, string> = {
+  system: "System theme",
+  light: "Light theme",
+  dark: "Dark theme",
+};
+
+function ThemeSwitcher() {
+  const [theme, setTheme] = useTheme();
+  const next = THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length] as Theme;
+  return (
+    <button
+      type="button"
+      onClick={() => setTheme(next)}
+      title={`${THEME_LABELS[theme]}: switch to ${THEME_LABELS[next].toLowerCase()}`}
+      className="rounded-lg border border-slate-300 px-2.5 py-1.5 text-sm dark:border-slate-700"
+    >
+      <span aria-hidden="true">{theme === "dark" ? "☾" : theme === "light" ? "☀" : "◐"}</span>
+      <span className="sr-only">{`${THEME_LABELS[theme]}, switch to ${THEME_LABELS[next].toLowerCase()}`}</span>
+    </button>
+  );
+}
+
+function UserMenu({ auth }: { auth: AuthState }) {
+  const queryClient = useQueryClient();
+  const [isSigningOut, setIsSigningOut] = useState(false);
+  return (
+    <div className="flex items-center gap-3">
+      <div className="hidden text-right sm:block">
+        <p className="text-sm font-semibold leading-tight">{fullName(auth.realUser)}</p>
+        <p className="text-xs text-slate-600 dark:text-slate-400">
+          {auth.activeRole ? ROLE_DISPLAY_NAMES[auth.activeRole] : "No role"}
+        </p>
+      </div>
+      <button
+        type="button"
+        disabled={isSigningOut}
+        onClick={async () => {
+          setIsSigningOut(true);
+          await signOut().catch(() => undefined);
+          queryClient.clear();
+          window.location.assign("/login");
+        }}
+        className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-semibold hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800"
+      >
+        Sign out
+      </button>
+    </div>
+  );
+}
+
+function ImpersonationBanner({ auth }: { auth: AuthState }) {
+  const [isStopping, setIsStopping] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  return (
+    <div role="status" className="sticky top-0 z-50 bg-amber-400 text-amber-950">
+      <div className="flex flex-wrap items-center justify-center gap-3 px-4 py-2 text-sm">
+        <span className="font-semibold">Viewing as {fullName(auth.user)}</span>
+        {auth.activeRole && <span>({ROLE_DISPLAY_NAMES[auth.activeRole]})</span>}
+        {failure && <span role="alert">{failure}</span>}
+        <button
+          type="button"
+          disabled={isStopping}
+          onClick={async () => {
+            setIsStopping(true);
+            try {
+              await stopImpersonation();
+              window.location.assign("/app");
+            } catch (error) {
+              setFailure(error instanceof Error ? error.message : "Could not stop");
+              setIsStopping(false);
+            }
+          }}
+          className="rounded-md bg-amber-950 px-3 py-1 font-semibold text-amber-50 hover:bg-amber-900 disabled:opacity-60"
+        >
+          Stop
+        </button>
+      </div>
+    </div>
+  );
+}
