@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, demoId } from "../../seed/demo-accounts";
+import { createTestApp, sessionCookieOf, type TestApp } from "../../test/harness";
 import { userRoles, users } from "../rostering/schema";
 import { hashPassword } from "./password";
 import { userCredentials } from "./schema";
-import { createTestApp, sessionCookieOf, type TestApp } from "../../test/harness";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -73,19 +73,46 @@ describe("sign-in", () => {
 
   it("maps OneRoster 1.1 and 1.2 role names in any case and leaves out roles that grant nothing", async () => {
     const sourcedId = "roster-vocabulary-user";
-    await t.db.insert(users).values({ sourcedId, givenName: "Rita", familyName: "Roles", email: "rita@school.example" });
+    await t.db
+      .insert(users)
+      .values({ sourcedId, givenName: "Rita", familyName: "Roles", email: "rita@school.example" });
     await t.db.insert(userRoles).values([
-      { userSourcedId: sourcedId, role: "districtAdministrator", roleType: "primary", orgSourcedId: demoId("district") },
-      { userSourcedId: sourcedId, role: "TEACHER", roleType: "secondary", orgSourcedId: demoId("maple-grove") },
+      {
+        userSourcedId: sourcedId,
+        role: "districtAdministrator",
+        roleType: "primary",
+        orgSourcedId: demoId("district"),
+      },
+      {
+        userSourcedId: sourcedId,
+        role: "TEACHER",
+        roleType: "secondary",
+        orgSourcedId: demoId("maple-grove"),
+      },
       { userSourcedId: sourcedId, role: "aide", roleType: "secondary", orgSourcedId: demoId("maple-grove") },
-      { userSourcedId: sourcedId, role: "ext:coach", roleType: "secondary", orgSourcedId: demoId("riverside") },
+      {
+        userSourcedId: sourcedId,
+        role: "ext:coach",
+        roleType: "secondary",
+        orgSourcedId: demoId("riverside"),
+      },
     ]);
-    await t.db.insert(userCredentials).values({ userSourcedId: sourcedId, passwordHash: await hashPassword("rita-password") });
+    await t.db
+      .insert(userCredentials)
+      .values({ userSourcedId: sourcedId, passwordHash: await hashPassword("rita-password") });
     const cookie = await t.signIn("rita@school.example", "rita-password", fromNewAddress());
     const me = await (await t.request("/api/auth/me", { cookie })).json();
     expect(me.user.roles).toEqual([
-      { role: "administrator", roleType: "primary", org: { sourcedId: demoId("district"), type: "district", name: "Dash Demo District" } },
-      { role: "teacher", roleType: "secondary", org: { sourcedId: demoId("maple-grove"), type: "school", name: "Maple Grove School" } },
+      {
+        role: "administrator",
+        roleType: "primary",
+        org: { sourcedId: demoId("district"), type: "district", name: "Dash Demo District" },
+      },
+      {
+        role: "teacher",
+        roleType: "secondary",
+        org: { sourcedId: demoId("maple-grove"), type: "school", name: "Maple Grove School" },
+      },
     ]);
     expect(me.availableRoles).toEqual(["administrator", "teacher"]);
     expect(me.selectedRole).toBe("administrator");
@@ -97,7 +124,15 @@ describe("sign-in", () => {
       ["disabled-user", { enabledUser: false }],
       ["deleted-user", { status: "tobedeleted" }],
     ] as const) {
-      await t.db.insert(users).values({ sourcedId, givenName: "Gone", familyName: "User", email: `${sourcedId}@school.example`, ...change });
+      await t.db
+        .insert(users)
+        .values({
+          sourcedId,
+          givenName: "Gone",
+          familyName: "User",
+          email: `${sourcedId}@school.example`,
+          ...change,
+        });
       await t.db.insert(userCredentials).values({ userSourcedId: sourcedId, passwordHash });
       const response = await t.request("/api/auth/login", {
         json: { email: `${sourcedId}@school.example`, password: "gone-password" },
