@@ -1,12 +1,11 @@
 import { type ErrorComponentProps, Link, useRouter } from "@tanstack/react-router";
 import { useState } from "react";
+import { buttonClass } from "./ui/form";
 
 /** The route error screen: the error, `Try Again`, and `Home` on the root route or `Go Back` elsewhere. */
 export function RouteError({ error, reset, isRoot = false }: ErrorComponentProps & { isRoot?: boolean }) {
   const router = useRouter();
   const [isShowingError, setIsShowingError] = useState(false);
-  const buttonClass =
-    "rounded-lg px-4 py-2 text-sm font-semibold shadow-sm border border-slate-300 bg-white hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800";
   return (
     <div
       role="alert"
@@ -28,7 +27,7 @@ export function RouteError({ error, reset, isRoot = false }: ErrorComponentProps
       <div className="mt-6 flex gap-3">
         <button
           type="button"
-          className={`${buttonClass} bg-brand-600 text-white hover:bg-brand-700 border-brand-600 dark:bg-brand-600`}
+          className={buttonClass("primary")}
           onClick={() => {
             reset();
             void router.invalidate();
@@ -37,11 +36,11 @@ export function RouteError({ error, reset, isRoot = false }: ErrorComponentProps
           Try Again
         </button>
         {isRoot ? (
-          <Link to="/app" className={buttonClass}>
+          <Link to="/app" className={buttonClass("secondary")}>
             Home
           </Link>
         ) : (
-          <button type="button" className={buttonClass} onClick={() => router.history.back()}>
+          <button type="button" className={buttonClass("secondary")} onClick={() => router.history.back()}>
             Go Back
           </button>
         )}

@@ -4,6 +4,7 @@ import { useState } from "react";
 import type { z } from "zod";
 import type { searchSchemas } from "../../../shared/routes";
 import { Card, PageHeader } from "../../components/page-header";
+import { buttonClass } from "../../components/ui/form";
 import { impersonationAuditQuery } from "../auth/api";
 import { ViewAsPanel } from "../auth/view-as";
 
@@ -119,7 +120,7 @@ function ImpersonationAudit() {
                 type="button"
                 disabled={offset === 0}
                 onClick={() => setOffset(Math.max(0, offset - 50))}
-                className="rounded-lg border px-3 py-1 text-sm disabled:opacity-50"
+                className={buttonClass("secondary")}
               >
                 Newer
               </button>
@@ -127,7 +128,7 @@ function ImpersonationAudit() {
                 type="button"
                 disabled={offset + 50 >= audit.data.total}
                 onClick={() => setOffset(offset + 50)}
-                className="rounded-lg border px-3 py-1 text-sm disabled:opacity-50"
+                className={buttonClass("secondary")}
               >
                 Older
               </button>

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { safeRedirectPath } from "../../../shared/redirect";
 import type { searchSchemas } from "../../../shared/routes";
 import { Brand } from "../../components/brand";
+import { buttonClass, TextField } from "../../components/ui/form";
 import { ApiRequestError } from "../../lib/http";
 import { authKeys, demoAccountsQuery, signIn } from "./api";
 import { afterSignInPath, describeLoginError } from "./login-redirect";
@@ -18,7 +19,7 @@ export function LoginPage() {
   const [password, setPassword] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
   const [isSubmitting, setIsSubmitting] = useState(false);
-  const ids = { email: useId(), password: useId(), message: useId() };
+  const messageId = useId();
   const message = failure ?? describeLoginError(search);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -37,9 +38,6 @@ export function LoginPage() {
     }
   }
 
-  const inputClass =
-    "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-base shadow-sm placeholder:text-slate-400 focus:border-brand-600 dark:border-slate-700 dark:bg-slate-900";
-
   return (
     <main className="flex min-h-screen items-center justify-center bg-gradient-to-br from-brand-50 via-white to-amber-50 px-4 py-10 dark:from-slate-950 dark:via-slate-950 dark:to-slate-900">
       <div className="w-full max-w-md">
@@ -53,7 +51,7 @@ export function LoginPage() {
           </p>
           {message && (
             <p
-              id={ids.message}
+              id={messageId}
               role="alert"
               className="mt-4 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
             >
@@ -61,41 +59,29 @@ export function LoginPage() {
             </p>
           )}
           <form className="mt-6 space-y-4" onSubmit={submit} noValidate>
-            <div>
-              <label htmlFor={ids.email} className="text-sm font-medium">
-                Email
-              </label>
-              <input
-                id={ids.email}
-                name="email"
-                type="email"
-                autoComplete="username"
-                required
-                value={email}
-                onChange={(event) => setEmail(event.target.value)}
-                className={inputClass}
-                aria-describedby={message ? ids.message : undefined}
-              />
-            </div>
-            <div>
-              <label htmlFor={ids.password} className="text-sm font-medium">
-                Password
-              </label>
-              <input
-                id={ids.password}
-                name="password"
-                type="password"
-                autoComplete="current-password"
-                required
-                value={password}
-                onChange={(event) => setPassword(event.target.value)}
-                className={inputClass}
-              />
-            </div>
+            <TextField
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="username"
+              required
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              aria-describedby={message ? messageId : undefined}
+            />
+            <TextField
+              label="Password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
             <button
               type="submit"
               disabled={isSubmitting}
-              className="w-full rounded-lg bg-brand-600 px-4 py-2.5 font-semibold text-white shadow-sm hover:bg-brand-700 disabled:opacity-60"
+              className={buttonClass("primary", "w-full py-2.5 text-base")}
             >
               {isSubmitting ? "Signing in…" : "Sign in"}
             </button>

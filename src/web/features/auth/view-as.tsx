@@ -3,6 +3,7 @@ import { type FormEvent, useDeferredValue, useEffect, useId, useRef, useState } 
 import type { PersonSummary } from "../../../shared/contracts/rostering";
 import { ROLE_DISPLAY_NAMES } from "../../../shared/roles";
 import { Card } from "../../components/page-header";
+import { buttonClass, TextField } from "../../components/ui/form";
 import { ApiRequestError } from "../../lib/http";
 import { fetchChildren, startImpersonation, viewableUsersQuery } from "./api";
 import { fullName } from "./auth-state";
@@ -18,25 +19,19 @@ export function ViewAsPanel({ title, description }: { title: string; description
   const deferredSearch = useDeferredValue(search.trim());
   const people = useQuery({ ...viewableUsersQuery(deferredSearch), placeholderData: keepPreviousData });
   const [target, setTarget] = useState<PersonSummary | null>(null);
-  const searchId = useId();
 
   return (
     <Card>
       <h2 className="text-lg font-bold">{title}</h2>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description}</p>
-      <div className="mt-4">
-        <label htmlFor={searchId} className="text-sm font-medium">
-          Search people
-        </label>
-        <input
-          id={searchId}
-          type="search"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          placeholder="Name or email"
-          className="mt-1 block w-full max-w-md rounded-lg border border-slate-300 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-950"
-        />
-      </div>
+      <TextField
+        label="Search people"
+        type="search"
+        value={search}
+        onChange={(event) => setSearch(event.target.value)}
+        placeholder="Name or email"
+        className="mt-4 max-w-md"
+      />
       {people.isError && (
         <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
           {people.error.message}
@@ -142,18 +137,10 @@ function ViewAsDialog({ person, onClose }: { person: PersonSummary; onClose: () 
           </p>
         )}
         <div className="mt-5 flex justify-end gap-3">
-          <button
-            type="button"
-            onClick={() => dialog.current?.close()}
-            className="rounded-lg border border-slate-300 px-4 py-2 text-sm font-semibold dark:border-slate-700"
-          >
+          <button type="button" onClick={() => dialog.current?.close()} className={buttonClass("secondary")}>
             Cancel
           </button>
-          <button
-            type="submit"
-            disabled={isStarting}
-            className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
-          >
+          <button type="submit" disabled={isStarting} className={buttonClass("primary")}>
             {isStarting ? "Starting…" : "Start viewing"}
           </button>
         </div>

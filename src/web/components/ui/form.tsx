@@ -1,0 +1,32 @@
+import { type InputHTMLAttributes, useId } from "react";
+
+const INPUT_CLASS =
+  "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-base shadow-sm placeholder:text-slate-400 focus:border-brand-600 dark:border-slate-700 dark:bg-slate-950";
+
+/** A labelled text input: the label names the field for screen readers and for tests. */
+export function TextField({
+  label,
+  className = "",
+  ...input
+}: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <input id={id} className={INPUT_CLASS} {...input} />
+    </div>
+  );
+}
+
+const BUTTON_CLASSES = {
+  primary: "bg-brand-600 text-white shadow-sm hover:bg-brand-700 border border-brand-600",
+  secondary:
+    "border border-slate-300 bg-white hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800",
+} as const;
+
+/** The classes of a button (or a link styled as one). */
+export function buttonClass(kind: keyof typeof BUTTON_CLASSES, extra = ""): string {
+  return `rounded-lg px-4 py-2 text-sm font-semibold disabled:opacity-60 ${BUTTON_CLASSES[kind]} ${extra}`;
+}
