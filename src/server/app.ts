@@ -38,16 +38,15 @@ export function createApp(deps: AppDeps) {
     );
   });
 
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new AppError("payload_too_large", "The request body is larger than 1 MB");
+    },
+  });
   const api = new Hono<AppEnv>()
-    .use(
-      "*",
-      bodyLimit({
-        maxSize: MAX_BODY_BYTES,
-        onError: () => {
-          throw new AppError("payload_too_large", "The request body is larger than 1 MB");
-        },
-      }),
-    )
+    // Only requests that carry a body are measured: checking a GET costs a full request object.
+    .use("*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)))
     .get("/health", async (c) => {
       try {
         await pingDatabase(deps.db);

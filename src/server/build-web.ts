@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import type { Logger } from "./lib/logger";
 
 /** Inputs of the browser build: when one is newer than the build, the build is out of date. */
 const WEB_SOURCES = ["src/web", "src/shared", "index.html", "vite.config.ts", "public", "package-lock.json"];
@@ -21,10 +22,19 @@ export function isWebBuildStale(projectRoot: string, outDir: string): boolean {
   return WEB_SOURCES.some((source) => newestModification(path.join(projectRoot, source)) > builtAt);
 }
 
-/** Builds the single-page app with Vite when the build is missing or older than its sources. */
-export async function ensureWebBuild(projectRoot: string, outDir: string, log: (message: string) => void) {
-  if (!isWebBuildStale(projectRoot, outDir)) return;
-  log("building the web app");
-  const { build } = await import("vite");
-  await build({ root: projectRoot, logLevel: "warn", build: { outDir } });
+/**
+ * Builds the single-page app with Vite when the build is missing or older than its sources.
+ * Answers whether there is a build to serve: a failed build keeps the previous one, and without
+ * any the API still starts.
+ */
+export async function ensureWebBuild(projectRoot: string, outDir: string, logger: Logger): Promise<boolean> {
+  if (!isWebBuildStale(projectRoot, outDir)) return true;
+  logger.info("building the web app");
+  try {
+    const { build } = await import("vite");
+    await build({ root: projectRoot, logLevel: "warn", build: { outDir } });
+  } catch (error) {
+    logger.error("the web app could not be built", { error: error instanceof Error ? error.message : String(error) });
+  }
+  return existsSync(path.join(outDir, "index.html"));
 }

@@ -18,8 +18,9 @@ async function main() {
   const started = performance.now();
 
   // `--api-only` (used by `npm run dev`, where Vite serves the pages) skips the web build.
-  const webRoot = process.argv.includes("--api-only") ? undefined : path.join(projectRoot, "dist");
-  if (webRoot) await ensureWebBuild(projectRoot, webRoot, (message) => logger.info(message));
+  const distDir = path.join(projectRoot, "dist");
+  const hasWebApp = !process.argv.includes("--api-only") && (await ensureWebBuild(projectRoot, distDir, logger));
+  const webRoot = hasWebApp ? distDir : undefined;
 
   const database = await openDatabase(
     env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },

@@ -49,7 +49,11 @@ function childEnv(extra: Record<string, string> = {}) {
 }
 
 async function startServer(): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(tsx, ["src/server/index.ts"], { env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  // As `npm start` runs it: one process, so SIGTERM reaches the server itself.
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server/index.ts"], {
+    env: childEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stderr?.on("data", (chunk) => {
     output += chunk;

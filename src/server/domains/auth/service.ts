@@ -70,6 +70,7 @@ export function hashToken(token: string): string {
 
 export function createAuthService(db: Database, settings: AuthSettings, now: () => Date = () => new Date()) {
   const cache = new Map<string, { session: SignedInSession; cachedUntil: number }>();
+  const inFlight = new Map<string, Promise<SignedInSession | null>>();
   const windowMs = settings.throttleMinutes * MINUTE;
 
   async function assertNotThrottled(keys: { account: string; ip: string }): Promise<void> {
@@ -156,12 +157,24 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
     return { token, session };
   }
 
-  /** The session behind a cookie token, or null when it is unknown, expired or its user may no longer sign in. */
-  async function resolveSession(token: string): Promise<SignedInSession | null> {
+  /**
+   * The session behind a cookie token, or null when it is unknown, expired or its user may no
+   * longer sign in. Concurrent requests of one session share a single database lookup.
+   */
+  function resolveSession(token: string): Promise<SignedInSession | null> {
     const tokenHash = hashToken(token);
-    const at = now();
     const cached = cache.get(tokenHash);
-    if (cached && cached.cachedUntil > at.getTime()) return cached.session;
+    if (cached && cached.cachedUntil > now().getTime()) return Promise.resolve(cached.session);
+    let lookup = inFlight.get(tokenHash);
+    if (!lookup) {
+      lookup = lookUpSession(tokenHash).finally(() => inFlight.delete(tokenHash));
+      inFlight.set(tokenHash, lookup);
+    }
+    return lookup;
+  }
+
+  async function lookUpSession(tokenHash: string): Promise<SignedInSession | null> {
+    const at = now();
 
     const [row] = await queryRows<SessionRow>(
       db,

@@ -1,0 +1,396 @@
+/**
+ * Helpers for scripts/bench.ts: child processes that are always cleaned up, a server that is started
+ * and stopped like in production, and an autocannon wrapper that reports p50/p95/p99.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+
+export const HOST = "127.0.0.1";
+
+// ---------------------------------------------------------------------------------------------
+// Child processes. Each one runs in its own process group (detached), so a signal to the group
+// reaches tsx and the node process it starts; every live group is registered for cleanup.
+
+const liveGroups = new Set<number>();
+
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false; // ESRCH: nothing left in the group
+  }
+}
+
+/** Waits (bounded) until no process of the group is left; true when it is gone. */
+export async function waitForGroupGone(pgid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!signalGroup(pgid, 0)) return true;
+    await sleep(20);
+  }
+  return !signalGroup(pgid, 0);
+}
+
+/** SIGTERM to every group still registered, then SIGKILL to what is left after `graceMs`. */
+export async function killAllChildren(graceMs = 10_000): Promise<void> {
+  const groups = [...liveGroups];
+  for (const pgid of groups) signalGroup(pgid, "SIGTERM");
+  await Promise.all(groups.map((pgid) => waitForGroupGone(pgid, graceMs)));
+  for (const pgid of groups) {
+    if (signalGroup(pgid, "SIGKILL")) console.error(`[bench] process group ${pgid} ignored SIGTERM; killed`);
+    liveGroups.delete(pgid);
+  }
+}
+
+/** Last resort from a synchronous `exit` handler. */
+export function killAllChildrenNow(): void {
+  for (const pgid of liveGroups) signalGroup(pgid, "SIGKILL");
+  liveGroups.clear();
+}
+
+export interface Child {
+  process: ChildProcess;
+  pgid: number;
+  /** Resolves with the exit code (or the signal name) once the group leader has exited. */
+  exited: Promise<number | string>;
+  /** The last few KB of stdout and stderr, for error messages. */
+  output(): string;
+}
+
+export function startChild(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; inheritOutput?: boolean },
+): Child {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: options.inheritOutput ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
+  });
+  if (child.pid === undefined) throw new Error(`could not start ${command}`);
+  const pgid = child.pid;
+  liveGroups.add(pgid);
+
+  let tail = "";
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString("utf8")).slice(-4000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+
+  const exited = new Promise<number | string>((resolve) => {
+    child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown"));
+    child.once("error", (error) => {
+      keep(Buffer.from(String(error)));
+      resolve("spawn-error");
+    });
+  });
+  return { process: child, pgid, exited, output: () => tail.trim() };
+}
+
+/**
+ * SIGTERM to the group leader only (tsx relays it to the server, as with `npm start` under a process
+ * manager), then a bounded wait; SIGKILL to the whole group when it takes longer than `timeoutMs`.
+ * Not to the group: the server would then get SIGTERM twice, and tsx exits 143 instead of the server's 0
+ * when the server finishes before tsx's own 30 ms relay handshake.
+ */
+export async function stopChild(
+  child: Child,
+  timeoutMs = 15_000,
+): Promise<{ ms: number; clean: boolean; code: number | string }> {
+  const started = performance.now();
+  try {
+    child.process.kill("SIGTERM");
+  } catch {
+    // already gone
+  }
+  const code = await Promise.race([child.exited, sleep(timeoutMs).then(() => "timeout" as const)]);
+  const gone = code !== "timeout" && (await waitForGroupGone(child.pgid, 5_000));
+  const ms = performance.now() - started;
+  if (!gone) signalGroup(child.pgid, "SIGKILL");
+  await waitForGroupGone(child.pgid, 5_000);
+  liveGroups.delete(child.pgid);
+  return { ms, clean: gone && code === 0, code: gone ? code : "killed after timeout" };
+}
+
+export async function runToEnd(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; inheritOutput?: boolean },
+): Promise<{ code: number | string; output: string }> {
+  const child = startChild(command, args, options);
+  const code = await Promise.race([child.exited, sleep(options.timeoutMs).then(() => "timeout" as const)]);
+  if (code === "timeout") {
+    await stopChild(child);
+    return { code, output: child.output() };
+  }
+  await waitForGroupGone(child.pgid, 5_000);
+  signalGroup(child.pgid, "SIGKILL"); // anything the command left behind in its group
+  liveGroups.delete(child.pgid);
+  return { code, output: child.output() };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Dash server.
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, HOST, () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => (port ? resolve(port) : reject(new Error("no free port"))));
+    });
+  });
+}
+
+export interface RunningServer {
+  child: Child;
+  baseUrl: string;
+  /** From spawn until GET /api/health answered 200. */
+  startMs: number;
+  /** True when dist/index.html changed while it started, i.e. the start included a web build. */
+  builtWeb: boolean;
+}
+
+function mtimeOrZero(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+export async function startServer(options: {
+  projectRoot: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+}): Promise<RunningServer> {
+  const port = await freePort();
+  const baseUrl = `http://${HOST}:${port}`;
+  const env = { ...options.env, PORT: String(port), HOST, LOG_LEVEL: "warn" };
+  const builtIndex = path.join(options.projectRoot, "dist", "index.html");
+  const builtBefore = mtimeOrZero(builtIndex);
+  const tsx = path.join(options.projectRoot, "node_modules", ".bin", "tsx");
+
+  const started = performance.now();
+  const child = startChild(tsx, ["src/server/index.ts"], { cwd: options.projectRoot, env });
+  let exitCode: number | string | undefined;
+  void child.exited.then((code) => {
+    exitCode = code;
+  });
+  const deadline = started + options.timeoutMs;
+  while (performance.now() < deadline) {
+    if (exitCode !== undefined) {
+      throw new Error(`the server exited (${exitCode}) before it was healthy:\n${child.output()}`);
+    }
+    try {
+      const response = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2_000) });
+      await response.arrayBuffer();
+      if (response.status === 200) {
+        const startMs = performance.now() - started;
+        return { child, baseUrl, startMs, builtWeb: mtimeOrZero(builtIndex) !== builtBefore };
+      }
+    } catch {
+      // not listening yet
+    }
+    await sleep(10);
+  }
+  await stopChild(child);
+  throw new Error(`the server was not healthy within ${options.timeoutMs} ms:\n${child.output()}`);
+}
+
+export async function signIn(baseUrl: string, email: string, password: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`sign-in answered ${response.status}: ${body}`);
+  const cookie = response.headers
+    .getSetCookie()
+    .map((header) => header.split(";")[0] ?? "")
+    .find((pair) => pair.startsWith("dash_session="));
+  if (!cookie) throw new Error("sign-in set no dash_session cookie");
+
+  const me = await fetch(`${baseUrl}/api/auth/me`, {
+    headers: { cookie },
+    signal: AbortSignal.timeout(10_000),
+  });
+  const meBody = (await me.json()) as { isAuthenticated?: boolean; user?: { email?: string } | null };
+  if (!meBody.isAuthenticated || meBody.user?.email?.toLowerCase() !== email) {
+    throw new Error(
+      `GET /api/auth/me with the new cookie did not answer as ${email}: ${JSON.stringify(meBody)}`,
+    );
+  }
+  return cookie;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load. autocannon ships no types; this is the part of its programmatic API used here.
+
+interface AutocannonOptions {
+  url: string;
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+}
+interface AutocannonResult {
+  duration: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  "2xx": number;
+  requests: { average: number; sent: number };
+  latency: { p50: number; p99: number; max: number };
+}
+interface AutocannonInstance extends PromiseLike<AutocannonResult> {
+  on(
+    event: "response",
+    listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void,
+  ): this;
+}
+const autocannon = createRequire(import.meta.url)("autocannon") as (
+  options: AutocannonOptions,
+) => AutocannonInstance;
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  completed: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  /** Connection errors + timeouts + non-2xx answers; anything above 0 makes the run suspect. */
+  failures: number;
+  cpu: CpuShare | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU accounting from /proc (Linux; null elsewhere), to see whether other processes competed for the CPUs.
+
+const TICKS_PER_SECOND = 100; // USER_HZ, 100 on every mainstream Linux
+
+function machineBusySeconds(): number | null {
+  try {
+    const fields = (readFileSync("/proc/stat", "utf8").split("\n", 1)[0] ?? "").trim().split(/\s+/).slice(1);
+    const ticks = fields.map(Number);
+    // user nice system idle iowait irq softirq steal (guest time is already in user)
+    const busy = [0, 1, 2, 5, 6, 7].reduce((sum, index) => sum + (ticks[index] ?? 0), 0);
+    return busy / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds used so far by the live processes of a process group. */
+function groupCpuSeconds(pgid: number): number | null {
+  try {
+    let ticks = 0;
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      } catch {
+        continue; // exited meanwhile
+      }
+      // Fields after "(comm)": state ppid pgrp ... utime (12th) stime (13th)
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) !== pgid) continue;
+      ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+    }
+    return ticks / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** Average CPU use during a run, in cores (1 = one core busy all the time). */
+export interface CpuShare {
+  server: number;
+  loadGenerator: number;
+  /** Everything else on the machine, e.g. a PostgreSQL server, or someone else's build. */
+  others: number;
+}
+
+function cpuMeter(serverPgid: number | undefined): () => CpuShare | null {
+  const started = performance.now();
+  const machine = machineBusySeconds();
+  const server = serverPgid === undefined ? 0 : groupCpuSeconds(serverPgid);
+  const self = process.cpuUsage();
+  return () => {
+    const elapsed = (performance.now() - started) / 1000;
+    const machineNow = machineBusySeconds();
+    const serverNow = serverPgid === undefined ? 0 : groupCpuSeconds(serverPgid);
+    if (machine === null || machineNow === null || server === null || serverNow === null || elapsed <= 0) {
+      return null;
+    }
+    const used = process.cpuUsage(self);
+    const selfSeconds = (used.user + used.system) / 1e6;
+    const serverSeconds = serverNow - server;
+    const others = Math.max(0, machineNow - machine - serverSeconds - selfSeconds);
+    return {
+      server: serverSeconds / elapsed,
+      loadGenerator: selfSeconds / elapsed,
+      others: others / elapsed,
+    };
+  };
+}
+
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))] ?? Number.NaN;
+}
+
+/** A warm-up run that is thrown away, then the measured run. Latency of 2xx answers only. */
+export async function measureLoad(options: {
+  url: string;
+  headers?: Record<string, string>;
+  connections: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+  /** The server's process group, for CPU accounting. */
+  serverPgid?: number;
+}): Promise<LoadResult> {
+  const base = { url: options.url, connections: options.connections, headers: options.headers };
+  if (options.warmupSeconds > 0) await autocannon({ ...base, duration: options.warmupSeconds });
+
+  let samples = new Float64Array(1 << 16);
+  let count = 0;
+  const cpu = cpuMeter(options.serverPgid);
+  const run = autocannon({ ...base, duration: options.durationSeconds });
+  run.on("response", (_client, statusCode, _bytes, responseTimeMs) => {
+    if (statusCode < 200 || statusCode >= 300) return;
+    if (count === samples.length) {
+      const grown = new Float64Array(samples.length * 2);
+      grown.set(samples);
+      samples = grown;
+    }
+    samples[count++] = responseTimeMs;
+  });
+  const result = await run;
+  const cpuShare = cpu();
+  const sorted = samples.subarray(0, count).sort();
+  return {
+    requestsPerSecond: result.requests.average,
+    completed: result["2xx"],
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    max: count ? (sorted[count - 1] ?? Number.NaN) : Number.NaN,
+    failures: result.errors + result.timeouts + result.non2xx,
+    cpu: cpuShare,
+  };
+}
