@@ -34,7 +34,9 @@ export async function ensureWebBuild(projectRoot: string, outDir: string, logger
     const { build } = await import("vite");
     await build({ root: projectRoot, logLevel: "warn", build: { outDir } });
   } catch (error) {
-    logger.error("the web app could not be built", { error: error instanceof Error ? error.message : String(error) });
+    logger.error("the web app could not be built", {
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
   return existsSync(path.join(outDir, "index.html"));
 }

@@ -19,7 +19,8 @@ async function main() {
 
   // `--api-only` (used by `npm run dev`, where Vite serves the pages) skips the web build.
   const distDir = path.join(projectRoot, "dist");
-  const hasWebApp = !process.argv.includes("--api-only") && (await ensureWebBuild(projectRoot, distDir, logger));
+  const hasWebApp =
+    !process.argv.includes("--api-only") && (await ensureWebBuild(projectRoot, distDir, logger));
   const webRoot = hasWebApp ? distDir : undefined;
 
   const database = await openDatabase(

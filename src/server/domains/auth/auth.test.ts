@@ -124,15 +124,13 @@ describe("sign-in", () => {
       ["disabled-user", { enabledUser: false }],
       ["deleted-user", { status: "tobedeleted" }],
     ] as const) {
-      await t.db
-        .insert(users)
-        .values({
-          sourcedId,
-          givenName: "Gone",
-          familyName: "User",
-          email: `${sourcedId}@school.example`,
-          ...change,
-        });
+      await t.db.insert(users).values({
+        sourcedId,
+        givenName: "Gone",
+        familyName: "User",
+        email: `${sourcedId}@school.example`,
+        ...change,
+      });
       await t.db.insert(userCredentials).values({ userSourcedId: sourcedId, passwordHash });
       const response = await t.request("/api/auth/login", {
         json: { email: `${sourcedId}@school.example`, password: "gone-password" },
