@@ -47,7 +47,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: "rm -rf .tmp/e2e-data && node_modules/.bin/tsx src/server/index.ts",
+    command: "rm -rf .tmp/e2e-data && node --import tsx src/server/index.ts",
     url: `${baseURL}/api/health`,
     env: {
       PORT: String(port),

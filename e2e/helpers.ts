@@ -72,3 +72,22 @@ export async function signIn(page: Page, email: string) {
 export function currentUrl(page: Page): URL {
   return new URL(page.url());
 }
+
+/**
+ * Signs in through the API, without the sign-in page (e2e/auth.spec.ts covers that): the browser
+ * context then holds the session cookie. A refused sign-in fails at once and is never retried, as
+ * failures count towards the sign-in throttle.
+ */
+export async function apiSignIn(page: Page, email: string) {
+  const response = await page.request.post("/api/auth/login", { data: { email, password: DEMO_PASSWORD } });
+  if (!response.ok()) {
+    throw new Error(`sign-in of ${email} refused: ${response.status()} ${await response.text()}`);
+  }
+}
+
+/** Signs in through the API, opens `path` and waits for the shell's sidebar. */
+export async function signInAs(page: Page, email: string, path = "/app") {
+  await apiSignIn(page, email);
+  await page.goto(path);
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeAttached();
+}

@@ -19,7 +19,7 @@ export const authKeys = {
   me: ["auth", "me"] as const,
   demoAccounts: ["auth", "demo-accounts"] as const,
   config: ["config"] as const,
-  viewable: (search: string) => ["users", "viewable", search] as const,
+  viewable: (search: string, limit: number) => ["users", "viewable", search, limit] as const,
   children: ["parent", "children"] as const,
   impersonationAudit: (offset: number) => ["auth", "impersonation-audit", offset] as const,
 };
@@ -56,12 +56,12 @@ export const demoAccountsQuery = queryOptions({
   staleTime: Number.POSITIVE_INFINITY,
 });
 
-export const viewableUsersQuery = (search: string) =>
+export const viewableUsersQuery = (search: string, limit: number) =>
   queryOptions({
-    queryKey: authKeys.viewable(search),
+    queryKey: authKeys.viewable(search, limit),
     queryFn: ({ signal }) =>
       apiFetch(
-        `/api/users/viewable?${new URLSearchParams({ search, limit: "25" })}`,
+        `/api/users/viewable?${new URLSearchParams({ search, limit: String(limit) })}`,
         viewableUsersResponseSchema,
         { signal },
       ),

@@ -9,6 +9,9 @@ import { fetchChildren, startImpersonation, viewableUsersQuery } from "./api";
 import { fullName } from "./auth-state";
 
 export const SELECTED_CHILD_KEY = "dash-selected-child";
+const PAGE_SIZE = 25;
+// The most the server lists at once; past it, searching narrows the list.
+const MAX_LISTED = 100;
 
 /**
  * Finds people the caller may view Dash as (everyone for an administrator; a Guide's students and
@@ -17,7 +20,11 @@ export const SELECTED_CHILD_KEY = "dash-selected-child";
 export function ViewAsPanel({ title, description }: { title: string; description: string }) {
   const [search, setSearch] = useState("");
   const deferredSearch = useDeferredValue(search.trim());
-  const people = useQuery({ ...viewableUsersQuery(deferredSearch), placeholderData: keepPreviousData });
+  const [limit, setLimit] = useState(PAGE_SIZE);
+  const people = useQuery({
+    ...viewableUsersQuery(deferredSearch, limit),
+    placeholderData: keepPreviousData,
+  });
   const [target, setTarget] = useState<PersonSummary | null>(null);
 
   return (
@@ -28,7 +35,10 @@ export function ViewAsPanel({ title, description }: { title: string; description
         label="Search people"
         type="search"
         value={search}
-        onChange={(event) => setSearch(event.target.value)}
+        onChange={(event) => {
+          setSearch(event.target.value);
+          setLimit(PAGE_SIZE);
+        }}
         placeholder="Name or email"
         className="mt-4 max-w-md"
       />
@@ -46,8 +56,8 @@ export function ViewAsPanel({ title, description }: { title: string; description
           </p>
           <ul className="mt-2 divide-y divide-slate-100 dark:divide-slate-800">
             {people.data.data.map((person) => (
-              <li key={person.sourcedId} className="flex flex-wrap items-center justify-between gap-3 py-2.5">
-                <div className="min-w-0">
+              <li key={person.sourcedId} className="flex items-center justify-between gap-3 py-2.5">
+                <div className="min-w-0 flex-1">
                   <p className="font-medium">{fullName(person)}</p>
                   <p className="truncate text-xs text-slate-600 dark:text-slate-400">
                     {[person.roles.map((role) => ROLE_DISPLAY_NAMES[role]).join(", "), person.email]
@@ -59,13 +69,27 @@ export function ViewAsPanel({ title, description }: { title: string; description
                   type="button"
                   onClick={() => setTarget(person)}
                   aria-label={`View as ${fullName(person)}`}
-                  className="rounded-lg border border-brand-600 px-3 py-1 text-sm font-semibold text-brand-700 hover:bg-brand-50 dark:text-brand-100 dark:hover:bg-slate-800"
+                  className="shrink-0 rounded-lg border border-brand-600 px-3 py-1 text-sm font-semibold text-brand-700 hover:bg-brand-50 dark:text-brand-100 dark:hover:bg-slate-800"
                 >
                   View as
                 </button>
               </li>
             ))}
           </ul>
+          {people.data.data.length < people.data.total &&
+            (limit < MAX_LISTED ? (
+              <button
+                type="button"
+                onClick={() => setLimit(limit + PAGE_SIZE)}
+                className={buttonClass("secondary", "mt-3")}
+              >
+                Show more
+              </button>
+            ) : (
+              <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">
+                Search by name or email to find the others.
+              </p>
+            ))}
         </>
       )}
       {target && <ViewAsDialog person={target} onClose={() => setTarget(null)} />}

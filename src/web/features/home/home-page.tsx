@@ -3,7 +3,7 @@ import { useAuth } from "../auth/use-auth";
 import { ViewAsPanel } from "../auth/view-as";
 
 export function HomePage() {
-  const { user, activeRole } = useAuth();
+  const { user, activeRole, isImpersonating } = useAuth();
   const organisations = new Map(user.roles.map((entry) => [entry.org.sourcedId, entry.org]));
   const roleNames = [...new Set(user.roles.map((entry) => ROLE_DISPLAY_NAMES[entry.role]))];
 
@@ -50,7 +50,7 @@ export function HomePage() {
           </ul>
         </article>
       </div>
-      {activeRole === "teacher" && (
+      {activeRole === "teacher" && !isImpersonating && (
         <ViewAsPanel
           title="Your students"
           description="Your students and their families. View Dash as one of them to see what they see."

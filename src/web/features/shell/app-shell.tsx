@@ -15,6 +15,7 @@ export function AppShell({ auth, children }: { auth: AuthState; children: ReactN
   const [isMenuOpen, setIsMenuOpen] = useState(false);
   const isDebug = useDebugMode(isAdminLevel(auth.activeRole));
   const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const hasHelpButton = auth.activeRole !== "student";
 
   // A page change on a phone closes the menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not a value used
@@ -28,17 +29,21 @@ export function AppShell({ auth, children }: { auth: AuthState; children: ReactN
       >
         Skip to content
       </a>
-      {auth.isImpersonating && <ImpersonationBanner auth={auth} />}
       <div className="flex min-h-screen">
         <Sidebar auth={auth} isOpen={isMenuOpen} onClose={() => setIsMenuOpen(false)} />
         <div className="flex min-w-0 flex-1 flex-col">
           <Header auth={auth} isDebug={isDebug} onOpenMenu={() => setIsMenuOpen(true)} />
-          <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6 lg:px-8">
+          <main
+            id="main"
+            tabIndex={-1}
+            // Room at the bottom so the floating help button never covers the last line.
+            className={`mx-auto w-full max-w-6xl flex-1 px-4 pt-6 sm:px-6 lg:px-8 ${hasHelpButton ? "pb-24" : "pb-6"}`}
+          >
             {children}
           </main>
         </div>
       </div>
-      {auth.activeRole !== "student" && (
+      {hasHelpButton && (
         <a
           href={auth.config.supportUrl}
           target="_blank"
@@ -135,6 +140,8 @@ function Header({
 }) {
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
+      {/* Inside the sticky header, so the header (and its Menu button) never scrolls under the banner. */}
+      {auth.isImpersonating && <ImpersonationBanner auth={auth} />}
       <div className="flex items-center gap-3 px-4 py-2.5 sm:px-6">
         <button
           type="button"
@@ -223,8 +230,8 @@ function UserMenu({ auth }: { auth: AuthState }) {
   const [isSigningOut, setIsSigningOut] = useState(false);
   return (
     <div className="flex items-center gap-3">
-      <div className="hidden text-right sm:block">
-        <p className="text-sm font-semibold leading-tight">{fullName(auth.realUser)}</p>
+      <div className="text-right">
+        <p className="hidden text-sm font-semibold leading-tight sm:block">{fullName(auth.realUser)}</p>
         <p className="text-xs text-slate-600 dark:text-slate-400">
           {auth.activeRole ? ROLE_DISPLAY_NAMES[auth.activeRole] : "No role"}
         </p>
@@ -250,7 +257,7 @@ function ImpersonationBanner({ auth }: { auth: AuthState }) {
   const [isStopping, setIsStopping] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   return (
-    <div role="status" className="sticky top-0 z-50 bg-amber-400 text-amber-950">
+    <div role="status" className="bg-amber-400 text-amber-950">
       <div className="flex flex-wrap items-center justify-center gap-3 px-4 py-2 text-sm">
         <span className="font-semibold">Viewing as {fullName(auth.user)}</span>
         {auth.activeRole && <span>({ROLE_DISPLAY_NAMES[auth.activeRole]})</span>}
