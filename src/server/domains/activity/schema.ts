@@ -1,0 +1,155 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/** Learning apps that report activity, registered by administrators. */
+export const learningApps = pgTable("learning_apps", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  subjects: text("subjects").array().notNull().default(sql`'{}'::text[]`),
+  launchUrl: text("launch_url"),
+  icon: text("icon"),
+  isActive: boolean("is_active").notNull().default(true),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** An app's API keys. The secret is shown once; only its SHA-256 is kept, with a prefix to recognise it. */
+export const appApiKeys = pgTable(
+  "app_api_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    appId: uuid("app_id")
+      .notNull()
+      .references(() => learningApps.id, { onDelete: "cascade" }),
+    label: text("label").notNull(),
+    keyPrefix: text("key_prefix").notNull(),
+    keyHash: text("key_hash").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex("app_api_keys_hash_idx").on(table.keyHash),
+    index("app_api_keys_app_idx").on(table.appId),
+  ],
+);
+
+/**
+ * Every accepted activity event as the app reported it, with the XP it earned and why. An app's
+ * event id is counted once: replays of the same id are duplicates.
+ */
+export const activityEvents = pgTable(
+  "activity_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    appId: uuid("app_id").notNull(),
+    eventId: text("event_id").notNull(),
+    studentSourcedId: text("student_sourced_id").notNull(),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
+    /** The day of the event in the student's timezone. */
+    localDate: date("local_date").notNull(),
+    subject: text("subject").notNull(),
+    activityId: text("activity_id"),
+    activityName: text("activity_name"),
+    expectedXp: numeric("expected_xp", { precision: 10, scale: 2, mode: "number" }),
+    totalQuestions: integer("total_questions").notNull().default(0),
+    correctQuestions: integer("correct_questions").notNull().default(0),
+    masteredUnits: integer("mastered_units").notNull().default(0),
+    activeSeconds: integer("active_seconds").notNull().default(0),
+    inactiveSeconds: integer("inactive_seconds").notNull().default(0),
+    wasteSeconds: integer("waste_seconds").notNull().default(0),
+    antiPatternSeconds: integer("anti_pattern_seconds").notNull().default(0),
+    attempt: integer("attempt").notNull().default(1),
+    awardedXp: numeric("awarded_xp", { precision: 10, scale: 2, mode: "number" }).notNull(),
+    xpExplanation: text("xp_explanation").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("activity_events_app_event_idx").on(table.appId, table.eventId),
+    index("activity_events_student_day_idx").on(table.studentSourcedId, table.localDate),
+  ],
+);
+
+/**
+ * The XP ledger: append-only, one row per award or deduction, each with its reason and an
+ * idempotency key so a retried request never counts twice. Balances are sums.
+ */
+export const xpLedger = pgTable(
+  "xp_ledger",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    studentSourcedId: text("student_sourced_id").notNull(),
+    amount: numeric("amount", { precision: 10, scale: 2, mode: "number" }).notNull(),
+    reason: text("reason").notNull(),
+    source: text("source").$type<"activity" | "manual">().notNull(),
+    activityEventId: uuid("activity_event_id"),
+    actorSourcedId: text("actor_sourced_id"),
+    localDate: date("local_date").notNull(),
+    subject: text("subject").notNull(),
+    appId: uuid("app_id"),
+    idempotencyKey: text("idempotency_key").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("xp_ledger_idempotency_idx").on(table.idempotencyKey),
+    index("xp_ledger_student_day_idx").on(table.studentSourcedId, table.localDate),
+  ],
+);
+
+/**
+ * Per student, day (in the student's timezone), subject and app: the running totals, kept up to
+ * date as events and awards arrive so reads never scan raw events. Manual awards use app key "manual".
+ */
+export const dailyStudentMetrics = pgTable(
+  "daily_student_metrics",
+  {
+    studentSourcedId: text("student_sourced_id").notNull(),
+    localDate: date("local_date").notNull(),
+    subject: text("subject").notNull(),
+    appKey: text("app_key").notNull(),
+    xp: numeric("xp", { precision: 12, scale: 2, mode: "number" }).notNull().default(0),
+    activeSeconds: integer("active_seconds").notNull().default(0),
+    wasteSeconds: integer("waste_seconds").notNull().default(0),
+    totalQuestions: integer("total_questions").notNull().default(0),
+    correctQuestions: integer("correct_questions").notNull().default(0),
+    masteredUnits: integer("mastered_units").notNull().default(0),
+    events: integer("events").notNull().default(0),
+    lastEventAt: timestamp("last_event_at", { withTimezone: true }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.studentSourcedId, table.localDate, table.subject, table.appKey] }),
+  ],
+);
+
+/** A student's own daily XP goal for a subject, overriding the school default. */
+export const studentDailyGoals = pgTable(
+  "student_daily_goals",
+  {
+    studentSourcedId: text("student_sourced_id").notNull(),
+    subject: text("subject").notNull(),
+    dailyXp: integer("daily_xp").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.studentSourcedId, table.subject] })],
+);
+
+/** Days without school (holidays, breaks) of an organisation and everything under it. */
+export const schoolHolidays = pgTable(
+  "school_holidays",
+  {
+    orgSourcedId: text("org_sourced_id").notNull(),
+    date: date("date").notNull(),
+    name: text("name").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.orgSourcedId, table.date] })],
+);
