@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { PublicConfig } from "../shared/contracts/config";
 import { pingDatabase } from "./db/client";
+import { activityRoutes, ingestRoutes } from "./domains/activity/routes";
 import { authRoutes } from "./domains/auth/routes";
 import { rosteringRoutes } from "./domains/rostering/routes";
 import { loadSession, requireSession } from "./lib/auth";
@@ -63,9 +64,11 @@ export function createApp(deps: AppDeps) {
       } satisfies PublicConfig),
     )
     .route("/auth", authRoutes(deps))
+    .route("/ingest", ingestRoutes(deps))
     // Everything below needs a session: without one the answer is 401, even for unknown paths.
     .use("*", requireSession)
     .route("/", rosteringRoutes(deps))
+    .route("/", activityRoutes(deps))
     .all("*", (c) =>
       c.json({ code: "not_found", message: `No API route ${c.req.method} ${c.req.path}` }, 404),
     );

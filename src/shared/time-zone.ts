@@ -49,3 +49,8 @@ export function isWeekday(isoDate: string): boolean {
   const day = new Date(`${isoDate}T12:00:00Z`).getUTCDay();
   return day !== 0 && day !== 6;
 }
+
+/** Whole days from one `yyyy-MM-dd` date to another. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T12:00:00Z`) - Date.parse(`${from}T12:00:00Z`)) / 86_400_000);
+}

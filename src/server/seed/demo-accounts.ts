@@ -23,3 +23,36 @@ export function demoId(key: string): string {
 
 /** The demo's first school, where the class leaderboard is on by default. */
 export const DEMO_FIRST_SCHOOL_ID = demoId("maple-grove");
+
+/** The demo school's learning apps; the math app takes events with the key `demo-app-key`. */
+export const DEMO_APP_KEY = "demo-app-key";
+export const DEMO_APPS = [
+  {
+    key: "math",
+    name: "Math Academy",
+    subjects: ["Math"],
+    launchUrl: "https://math.example.org",
+    icon: "➗",
+  },
+  {
+    key: "reading",
+    name: "Reading Quest",
+    subjects: ["Reading"],
+    launchUrl: "https://reading.example.org",
+    icon: "📚",
+  },
+  {
+    key: "language",
+    name: "Language Lab",
+    subjects: ["Language"],
+    launchUrl: "https://language.example.org",
+    icon: "✏️",
+  },
+  {
+    key: "science",
+    name: "Science Explorer",
+    subjects: ["Science"],
+    launchUrl: "https://science.example.org",
+    icon: "🔬",
+  },
+] as const;

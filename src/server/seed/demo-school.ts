@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { type Database, queryRows } from "../db/client";
 import { setMeta } from "../db/meta";
+import { hashAppKey } from "../domains/activity/apps";
+import { appApiKeys, learningApps } from "../domains/activity/schema";
 import { hashPassword } from "../domains/auth/password";
 import { userCredentials } from "../domains/auth/schema";
 import {
@@ -13,7 +15,14 @@ import {
   userRoles,
   users,
 } from "../domains/rostering/schema";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, type DemoEmail, demoId } from "./demo-accounts";
+import {
+  DEMO_ACCOUNTS,
+  DEMO_APP_KEY,
+  DEMO_APPS,
+  DEMO_PASSWORD,
+  type DemoEmail,
+  demoId,
+} from "./demo-accounts";
 
 /**
  * The demo school: a district with two schools, eight Guides, about 150 students in grades K–8
@@ -469,6 +478,19 @@ export async function seedDemoSchool(db: Database, today: Date = new Date()): Pr
     await insertAll(agentRows, (batch) => tx.insert(userAgents).values(batch));
     await insertAll(enrollmentRows, (batch) => tx.insert(enrollments).values(batch));
     await insertAll(credentialRows, (batch) => tx.insert(userCredentials).values(batch));
+    await tx.insert(learningApps).values(
+      DEMO_APPS.map(({ key, subjects, ...app }) => ({
+        ...app,
+        subjects: [...subjects],
+        id: demoId(`app-${key}`),
+      })),
+    );
+    await tx.insert(appApiKeys).values({
+      appId: demoId("app-math"),
+      label: "Demo key",
+      keyPrefix: DEMO_APP_KEY.slice(0, 12),
+      keyHash: hashAppKey(DEMO_APP_KEY),
+    });
     await setMeta(tx as unknown as Database, "demo_seeded_at", today.toISOString());
   });
 }

@@ -1,4 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
+import type { DashRole } from "../../../shared/roles";
+import { type Database, queryRows } from "../../db/client";
+import type { Actor } from "../../lib/context";
 
 /**
  * Who a person may see, as SQL sub-queries of user ids, so every query can put the caller's
@@ -22,4 +25,27 @@ export function peopleIdsOfGuide(guideId: string): SQL {
 /** The students a parent or guardian is linked to. */
 export function childIdsOfAgent(agentId: string): SQL {
   return sql`select a.user_sourced_id from user_agents a where a.agent_sourced_id = ${agentId}`;
+}
+
+/**
+ * Whether the caller, in their active role, may see a student's data: the student themself, one
+ * of their parents or guardians, one of their Guides, or an administrator.
+ */
+export async function canSeeStudent(db: Database, actor: Actor, studentId: string): Promise<boolean> {
+  const self = actor.user.sourcedId;
+  const isStudent = sql`exists (select 1 from user_roles r where r.user_sourced_id = ${studentId} and lower(r.role) = 'student')`;
+  const relation: Partial<Record<DashRole, SQL>> = {
+    student: sql`${studentId} = ${self}`,
+    parent: sql`${studentId} in (${childIdsOfAgent(self)})`,
+    guardian: sql`${studentId} in (${childIdsOfAgent(self)})`,
+    teacher: sql`${studentId} in (${studentIdsOfGuide(self)})`,
+    administrator: sql`true`,
+  };
+  const condition = actor.activeRole ? relation[actor.activeRole] : undefined;
+  if (!condition) return false;
+  const [row] = await queryRows<{ allowed: boolean }>(
+    db,
+    sql`select (${isStudent} and ${condition}) as allowed`,
+  );
+  return Boolean(row?.allowed);
 }

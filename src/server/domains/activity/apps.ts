@@ -1,0 +1,104 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { AppError } from "../../lib/errors";
+import { appApiKeys, learningApps } from "./schema";
+
+/** Learning apps and their API keys. A key's secret is shown once; only its hash is stored. */
+
+const KEY_PREFIX_LENGTH = 12;
+
+export function hashAppKey(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+export function newAppKeySecret(): string {
+  return `dash_${randomBytes(24).toString("base64url")}`;
+}
+
+/** The active app a bearer key belongs to, or an AppError saying what is wrong. */
+export async function authenticateAppKey(db: Database, authorization: string | undefined, now: Date) {
+  const secret = /^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1];
+  if (!secret)
+    throw new AppError("unauthenticated", "Send the app's API key as `Authorization: Bearer <key>`");
+  const [key] = await db
+    .select({
+      keyId: appApiKeys.id,
+      appId: appApiKeys.appId,
+      isActive: learningApps.isActive,
+      lastUsedAt: appApiKeys.lastUsedAt,
+    })
+    .from(appApiKeys)
+    .innerJoin(learningApps, eq(learningApps.id, appApiKeys.appId))
+    .where(and(eq(appApiKeys.keyHash, hashAppKey(secret)), isNull(appApiKeys.revokedAt)));
+  if (!key) throw new AppError("unauthenticated", "This API key is unknown or has been revoked");
+  if (!key.isActive) throw new AppError("forbidden", "This learning app is switched off in Dash");
+  // Written at most once a minute, so a busy app does not turn every batch into two writes.
+  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > 60_000) {
+    await db.update(appApiKeys).set({ lastUsedAt: now }).where(eq(appApiKeys.id, key.keyId));
+  }
+  return key;
+}
+
+export async function listApps(db: Database, options: { onlyActive: boolean }) {
+  return db
+    .select()
+    .from(learningApps)
+    .where(options.onlyActive ? eq(learningApps.isActive, true) : sql`true`)
+    .orderBy(asc(learningApps.name));
+}
+
+export async function createApp(db: Database, app: typeof learningApps.$inferInsert) {
+  const [created] = await db.insert(learningApps).values(app).returning();
+  return created;
+}
+
+export async function updateApp(
+  db: Database,
+  id: string,
+  changes: Partial<typeof learningApps.$inferInsert>,
+) {
+  const [updated] = await db.update(learningApps).set(changes).where(eq(learningApps.id, id)).returning();
+  if (!updated) throw new AppError("not_found", "No learning app has this id");
+  return updated;
+}
+
+export async function listKeys(db: Database, appId: string) {
+  return db
+    .select({
+      id: appApiKeys.id,
+      label: appApiKeys.label,
+      keyPrefix: appApiKeys.keyPrefix,
+      createdAt: appApiKeys.createdAt,
+      revokedAt: appApiKeys.revokedAt,
+      lastUsedAt: appApiKeys.lastUsedAt,
+    })
+    .from(appApiKeys)
+    .where(eq(appApiKeys.appId, appId))
+    .orderBy(asc(appApiKeys.createdAt));
+}
+
+/** Creates a key and returns its secret: the only time anyone sees it. */
+export async function createKey(db: Database, appId: string, label: string, secret = newAppKeySecret()) {
+  const [app] = await db.select({ id: learningApps.id }).from(learningApps).where(eq(learningApps.id, appId));
+  if (!app) throw new AppError("not_found", "No learning app has this id");
+  const [key] = await db
+    .insert(appApiKeys)
+    .values({ appId, label, keyPrefix: secret.slice(0, KEY_PREFIX_LENGTH), keyHash: hashAppKey(secret) })
+    .returning({
+      id: appApiKeys.id,
+      label: appApiKeys.label,
+      keyPrefix: appApiKeys.keyPrefix,
+      createdAt: appApiKeys.createdAt,
+    });
+  return { ...key, secret };
+}
+
+export async function revokeKey(db: Database, appId: string, keyId: string, now: Date) {
+  const [revoked] = await db
+    .update(appApiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(appApiKeys.id, keyId), eq(appApiKeys.appId, appId), isNull(appApiKeys.revokedAt)))
+    .returning({ id: appApiKeys.id });
+  if (!revoked) throw new AppError("not_found", "No active key with this id belongs to this app");
+}

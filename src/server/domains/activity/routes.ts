@@ -1,0 +1,127 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import {
+  activityBatchSchema,
+  caliperEnvelopeSchema,
+  heatmapRequestSchema,
+  manualXpRequestSchema,
+} from "../../../shared/contracts/activity";
+import { daysBetween } from "../../../shared/time-zone";
+import { currentActor, requireActiveRole } from "../../lib/auth";
+import type { AppDeps, AppEnv } from "../../lib/context";
+import { AppError } from "../../lib/errors";
+import { readJsonBody, readQuery } from "../../lib/validation";
+import { canSeeStudent } from "../rostering/scope";
+import { authenticateAppKey, createApp, createKey, listApps, listKeys, revokeKey, updateApp } from "./apps";
+import { readCaliperEvent } from "./caliper";
+import { ingestActivity } from "./ingest";
+import { awardManualXp, MAX_HEATMAP_DAYS, xpHeatmap, xpHistory } from "./xp";
+
+/** Learning apps post activity here with their API key (no session). */
+export function ingestRoutes({ db, auth }: AppDeps) {
+  return new Hono<AppEnv & { Variables: { appId: string } }>()
+    .use("*", async (c, next) => {
+      const key = await authenticateAppKey(db, c.req.header("authorization"), auth.now());
+      c.set("appId", key.appId);
+      await next();
+    })
+    .post("/activity", async (c) => {
+      const { events } = await readJsonBody(c, activityBatchSchema);
+      const result = await ingestActivity(
+        db,
+        c.get("appId"),
+        events.map((fact) => ({ fact })),
+        auth.now(),
+      );
+      return c.json(result);
+    })
+    .post("/caliper", async (c) => {
+      const envelope = await readJsonBody(c, caliperEnvelopeSchema);
+      return c.json(
+        await ingestActivity(db, c.get("appId"), envelope.data.map(readCaliperEvent), auth.now()),
+      );
+    });
+}
+
+const appSchema = z.object({
+  name: z.string().trim().min(1, "Name the app").max(100),
+  subjects: z.array(z.string().trim().min(1).max(100)).max(20).default([]),
+  launchUrl: z.url("Give a full https:// address").max(500).nullable().default(null),
+  icon: z.string().trim().max(500).nullable().default(null),
+  isActive: z.boolean().default(true),
+});
+const keySchema = z.object({ label: z.string().trim().min(1, "Label the key").max(100) });
+const historyQuerySchema = z.object({
+  studentId: z.string().trim().min(1, "studentId is required"),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+const ADMIN = ["administrator"] as const;
+
+export function activityRoutes({ db, auth }: AppDeps) {
+  const forbidden = () => new AppError("forbidden", "You do not have access to this student");
+
+  return (
+    new Hono<AppEnv>()
+      // Every signed-in person sees the active apps (students launch them from home).
+      .get("/apps", async (c) => c.json({ success: true, data: await listApps(db, { onlyActive: true }) }))
+      .get("/admin/apps", async (c) => {
+        requireActiveRole(c, ADMIN, "manage learning apps");
+        return c.json({ success: true, data: await listApps(db, { onlyActive: false }) });
+      })
+      .post("/admin/apps", async (c) => {
+        requireActiveRole(c, ADMIN, "manage learning apps");
+        return c.json({ success: true, data: await createApp(db, await readJsonBody(c, appSchema)) }, 201);
+      })
+      .patch("/admin/apps/:appId", async (c) => {
+        requireActiveRole(c, ADMIN, "manage learning apps");
+        const changes = await readJsonBody(c, appSchema.partial());
+        return c.json({ success: true, data: await updateApp(db, c.req.param("appId"), changes) });
+      })
+      .get("/admin/apps/:appId/keys", async (c) => {
+        requireActiveRole(c, ADMIN, "manage learning apps");
+        return c.json({ success: true, data: await listKeys(db, c.req.param("appId")) });
+      })
+      .post("/admin/apps/:appId/keys", async (c) => {
+        requireActiveRole(c, ADMIN, "manage learning apps");
+        const { label } = await readJsonBody(c, keySchema);
+        return c.json({ success: true, data: await createKey(db, c.req.param("appId"), label) }, 201);
+      })
+      .delete("/admin/apps/:appId/keys/:keyId", async (c) => {
+        requireActiveRole(c, ADMIN, "manage learning apps");
+        await revokeKey(db, c.req.param("appId"), c.req.param("keyId"), auth.now());
+        return c.json({ success: true });
+      })
+      .post("/learning-metrics/analytics-xp-heatmap", async (c) => {
+        // This endpoint answers in the spec's { success, data, error } shape, errors included.
+        try {
+          const actor = currentActor(c);
+          const request = await readJsonBody(c, heatmapRequestSchema);
+          if (daysBetween(request.startDate, request.endDate) >= MAX_HEATMAP_DAYS) {
+            throw new AppError("validation_failed", `Ask for at most ${MAX_HEATMAP_DAYS} days at a time`);
+          }
+          if (!(await canSeeStudent(db, actor, request.userId))) throw forbidden();
+          // Days are the student's own, whatever timezone the viewer is in.
+          const data = await xpHeatmap(db, request.userId, request.startDate, request.endDate);
+          return c.json({ success: true, data, error: null });
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          return c.json({ success: false, data: [], error: error.message, ...error.toBody() }, error.status);
+        }
+      })
+      .post("/xp/manual", async (c) => {
+        const actor = requireActiveRole(c, ["administrator", "teacher"], "award XP by hand");
+        const input = await readJsonBody(c, manualXpRequestSchema);
+        if (!(await canSeeStudent(db, actor, input.studentId))) throw forbidden();
+        const { entry, isReplay } = await awardManualXp(db, actor, input, auth.now());
+        return c.json({ success: true, data: entry, isReplay }, isReplay ? 200 : 201);
+      })
+      .get("/xp/history", async (c) => {
+        const actor = currentActor(c);
+        const page = readQuery(c, historyQuerySchema);
+        if (!(await canSeeStudent(db, actor, page.studentId))) throw forbidden();
+        return c.json({ success: true, data: await xpHistory(db, page.studentId, page) });
+      })
+  );
+}

@@ -1,0 +1,110 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { z } from "zod";
+import type { manualXpRequestSchema } from "../../../shared/contracts/activity";
+import { addDays, localDateOf } from "../../../shared/time-zone";
+import { type Database, queryRows } from "../../db/client";
+import type { Actor } from "../../lib/context";
+import { AppError } from "../../lib/errors";
+import { users } from "../rostering/schema";
+import { addToDailyMetrics } from "./ingest";
+import { xpLedger } from "./schema";
+
+export const MAX_HEATMAP_DAYS = 731;
+
+export async function studentTimezone(db: Database, studentId: string): Promise<string> {
+  const [row] = await db
+    .select({ timezone: users.timezone })
+    .from(users)
+    .where(eq(users.sourcedId, studentId));
+  if (!row) throw new AppError("not_found", "No student has this id");
+  return row.timezone;
+}
+
+/** XP per day of the student's own calendar, every day of the range, from the daily totals. */
+export async function xpHeatmap(db: Database, studentId: string, startDate: string, endDate: string) {
+  const rows = await queryRows<{ date: string; xp: string | number }>(
+    db,
+    sql`select to_char(local_date, 'YYYY-MM-DD') as date, sum(xp) as xp from daily_student_metrics
+        where student_sourced_id = ${studentId} and local_date between ${startDate} and ${endDate}
+        group by local_date`,
+  );
+  const xpByDate = new Map(rows.map((row) => [row.date, Math.round(Number(row.xp) * 100) / 100]));
+  const days: { date: string; xpGained: number }[] = [];
+  for (let date = startDate; date <= endDate; date = addDays(date, 1)) {
+    days.push({ date, xpGained: xpByDate.get(date) ?? 0 });
+  }
+  return days;
+}
+
+type ManualXp = z.output<typeof manualXpRequestSchema>;
+
+/**
+ * Awards or deducts XP by hand, with a reason, on the student's today. Retrying with the same
+ * idempotency key returns the first award; reusing the key for something else is a conflict.
+ */
+export async function awardManualXp(db: Database, actor: Actor, input: ManualXp, now: Date) {
+  const timezone = await studentTimezone(db, input.studentId);
+  const localDate = localDateOf(now, timezone);
+  const idempotencyKey = `manual:${actor.realUser.sourcedId}:${input.idempotencyKey}`;
+  return db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(xpLedger)
+      .values({
+        studentSourcedId: input.studentId,
+        amount: input.amount,
+        reason: input.reason,
+        source: "manual",
+        actorSourcedId: actor.realUser.sourcedId,
+        localDate,
+        subject: input.subject,
+        idempotencyKey,
+        createdAt: now,
+      })
+      .onConflictDoNothing({ target: xpLedger.idempotencyKey })
+      .returning();
+    if (created) {
+      await addToDailyMetrics(tx as unknown as Database, [
+        {
+          studentSourcedId: input.studentId,
+          localDate,
+          subject: input.subject,
+          appKey: "manual",
+          xp: input.amount,
+          lastEventAt: null,
+        },
+      ]);
+      return { entry: created, isReplay: false };
+    }
+    const [existing] = await tx.select().from(xpLedger).where(eq(xpLedger.idempotencyKey, idempotencyKey));
+    const isSame =
+      existing?.studentSourcedId === input.studentId &&
+      Number(existing.amount) === input.amount &&
+      existing.reason === input.reason &&
+      existing.subject === input.subject;
+    if (!existing || !isSame)
+      throw new AppError("conflict", "This idempotency key was already used for a different award");
+    return { entry: existing, isReplay: true };
+  });
+}
+
+/** A student's XP entries, newest first, with who gave manual ones. */
+export async function xpHistory(db: Database, studentId: string, page: { limit: number; offset: number }) {
+  return db
+    .select({
+      id: xpLedger.id,
+      amount: xpLedger.amount,
+      reason: xpLedger.reason,
+      source: xpLedger.source,
+      subject: xpLedger.subject,
+      localDate: xpLedger.localDate,
+      createdAt: xpLedger.createdAt,
+      actorName: sql<
+        string | null
+      >`(select given_name || ' ' || family_name from users a where a.sourced_id = ${xpLedger.actorSourcedId})`,
+    })
+    .from(xpLedger)
+    .where(and(eq(xpLedger.studentSourcedId, studentId)))
+    .orderBy(desc(xpLedger.createdAt), desc(xpLedger.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
