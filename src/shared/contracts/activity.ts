@@ -95,3 +95,55 @@ export const manualXpRequestSchema = z.object({
   /** Sent again with a retried request, so it counts once. */
   idempotencyKey: z.string().trim().min(8).max(200),
 });
+
+export const studentSummarySchema = z.object({
+  sourcedId: z.string(),
+  givenName: z.string(),
+  familyName: z.string(),
+  grades: z.array(z.string()),
+  timezone: z.string(),
+  /** The student's today, in their own timezone. */
+  today: z.string(),
+  subjects: z.array(
+    z.object({ subject: z.string(), xp: z.number(), goal: z.number(), isComplete: z.boolean() }),
+  ),
+  xpToday: z.number(),
+  xpThisWeek: z.number(),
+  week: z.array(z.object({ date: z.string(), xp: z.number(), allGoalsMet: z.boolean() })),
+  streak: z.number(),
+  lastActivityAt: z.string().nullable(),
+});
+export type StudentSummary = z.infer<typeof studentSummarySchema>;
+
+export const appFreshnessSchema = z.object({
+  appId: z.string(),
+  name: z.string(),
+  icon: z.string().nullable(),
+  launchUrl: z.string().nullable(),
+  subjects: z.array(z.string()),
+  lastReportedAt: z.string().nullable(),
+});
+
+export const studentHomeResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({ summary: studentSummarySchema, apps: z.array(appFreshnessSchema) }),
+});
+
+export const summariesResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(studentSummarySchema),
+});
+
+export const schoolSummariesResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(
+    z.object({
+      sourcedId: z.string(),
+      name: z.string(),
+      students: z.number(),
+      activeToday: z.number(),
+      xpToday: z.number(),
+      xpThisWeek: z.number(),
+    }),
+  ),
+});

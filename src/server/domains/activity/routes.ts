@@ -11,10 +11,11 @@ import { currentActor, requireActiveRole } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { readJsonBody, readQuery } from "../../lib/validation";
-import { canSeeStudent } from "../rostering/scope";
+import { canSeeStudent, childIdsOfAgent, studentIdsOfGuide } from "../rostering/scope";
 import { authenticateAppKey, createApp, createKey, listApps, listKeys, revokeKey, updateApp } from "./apps";
 import { readCaliperEvent } from "./caliper";
 import { ingestActivity } from "./ingest";
+import { appFreshness, schoolSummaries, studentSummaries, summariesOf } from "./summaries";
 import { awardManualXp, MAX_HEATMAP_DAYS, xpHeatmap, xpHistory } from "./xp";
 
 /** Learning apps post activity here with their API key (no session). */
@@ -116,6 +117,32 @@ export function activityRoutes({ db, auth }: AppDeps) {
         if (!(await canSeeStudent(db, actor, input.studentId))) throw forbidden();
         const { entry, isReplay } = await awardManualXp(db, actor, input, auth.now());
         return c.json({ success: true, data: entry, isReplay }, isReplay ? 200 : 201);
+      })
+      .get("/students/:studentId/home", async (c) => {
+        const actor = currentActor(c);
+        const studentId = c.req.param("studentId");
+        if (!(await canSeeStudent(db, actor, studentId))) throw forbidden();
+        const [summary] = await studentSummaries(db, [studentId], auth.now());
+        if (!summary) throw new AppError("not_found", "No student has this id");
+        return c.json({ success: true, data: { summary, apps: await appFreshness(db, studentId) } });
+      })
+      .get("/guide/students", async (c) => {
+        const actor = requireActiveRole(c, ["teacher"], "see a Guide's students");
+        return c.json({
+          success: true,
+          data: await summariesOf(db, studentIdsOfGuide(actor.user.sourcedId), auth.now()),
+        });
+      })
+      .get("/parent/children/summary", async (c) => {
+        const actor = requireActiveRole(c, ["parent", "guardian"], "see children");
+        return c.json({
+          success: true,
+          data: await summariesOf(db, childIdsOfAgent(actor.user.sourcedId), auth.now()),
+        });
+      })
+      .get("/admin/schools/summary", async (c) => {
+        requireActiveRole(c, ADMIN, "see school totals");
+        return c.json({ success: true, data: await schoolSummaries(db, auth.now()) });
       })
       .get("/xp/history", async (c) => {
         const actor = currentActor(c);

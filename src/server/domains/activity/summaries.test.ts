@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_APP_KEY, demoId } from "../../seed/demo-accounts";
+import { createTestApp, type TestApp } from "../../test/harness";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const AVA = demoId("student-ava");
+const LEO = demoId("student-leo");
+const get = async (path: string, cookie: string) => {
+  const response = await t.request(path, { cookie });
+  return { status: response.status, body: await response.json() };
+};
+
+describe("a student's home", () => {
+  it("shows today's XP per subject against the goal once events arrive", async () => {
+    const occurredAt = new Date(t.clock.now().getTime() - 60_000).toISOString();
+    const events = ["Math", "Reading", "Language", "Science"].map((subject) => ({
+      eventId: `summary-${subject}`,
+      email: "student@dash.demo",
+      occurredAt,
+      subject,
+      expectedXp: 40,
+      totalQuestions: 10,
+      correctQuestions: 9,
+    }));
+    const ingested = await t.request("/api/ingest/activity", {
+      json: { events },
+      headers: { authorization: `Bearer ${DEMO_APP_KEY}` },
+    });
+    expect((await ingested.json()).accepted).toHaveLength(4);
+
+    const home = await get(`/api/students/${AVA}/home`, await t.signIn("student@dash.demo"));
+    expect(home.status).toBe(200);
+    const { summary, apps } = home.body.data;
+    expect(summary.timezone).toBe("America/New_York");
+    for (const subject of summary.subjects) {
+      expect(subject.xp).toBeGreaterThanOrEqual(40);
+      expect(subject.isComplete).toBe(true);
+    }
+    expect(summary.week).toHaveLength(7);
+    expect(new Date(`${summary.week[0].date}T12:00:00Z`).getUTCDay()).toBe(0);
+    expect(summary.lastActivityAt).not.toBeNull();
+    expect(apps.find((app: { name: string }) => app.name === "Math Academy").lastReportedAt).not.toBeNull();
+  });
+
+  it("is visible to the student's family and Guide but not to others", async () => {
+    expect((await get(`/api/students/${AVA}/home`, await t.signIn("parent@dash.demo"))).status).toBe(200);
+    expect((await get(`/api/students/${AVA}/home`, await t.signIn("guide@dash.demo"))).status).toBe(200);
+    expect((await get(`/api/students/${LEO}/home`, await t.signIn("guide@dash.demo"))).status).toBe(403);
+    expect((await get(`/api/students/${LEO}/home`, await t.signIn("student@dash.demo"))).status).toBe(403);
+  });
+});
+
+describe("lists of students", () => {
+  it("gives a Guide their own students only", async () => {
+    const guide = await get("/api/guide/students", await t.signIn("guide@dash.demo"));
+    expect(guide.status).toBe(200);
+    const ids = guide.body.data.map((student: { sourcedId: string }) => student.sourcedId);
+    expect(ids).toContain(AVA);
+    expect(ids).not.toContain(LEO);
+    expect(ids.length).toBeGreaterThan(15);
+    expect((await get("/api/guide/students", await t.signIn("parent@dash.demo"))).status).toBe(403);
+  });
+
+  it("gives a parent their children and a guardian theirs", async () => {
+    const parent = await get("/api/parent/children/summary", await t.signIn("parent@dash.demo"));
+    expect(parent.body.data.map((child: { givenName: string }) => child.givenName)).toEqual(["Ava", "Leo"]);
+    const guardian = await get("/api/parent/children/summary", await t.signIn("guardian@dash.demo"));
+    expect(guardian.body.data.map((child: { givenName: string }) => child.givenName)).toEqual(["Ava"]);
+    expect((await get("/api/parent/children/summary", await t.signIn("student@dash.demo"))).status).toBe(403);
+  });
+
+  it("gives an administrator totals per school", async () => {
+    const schools = await get("/api/admin/schools/summary", await t.signIn("admin@dash.demo"));
+    expect(schools.status).toBe(200);
+    expect(schools.body.data.map((school: { name: string }) => school.name)).toEqual([
+      "Maple Grove School",
+      "Riverside School",
+    ]);
+    const maple = schools.body.data[0];
+    expect(maple.students).toBeGreaterThan(70);
+    expect(maple.xpToday).toBeGreaterThanOrEqual(160);
+    expect(maple.xpThisWeek).toBeGreaterThanOrEqual(maple.xpToday);
+    expect((await get("/api/admin/schools/summary", await t.signIn("guide@dash.demo"))).status).toBe(403);
+  });
+});
