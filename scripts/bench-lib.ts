@@ -178,10 +178,13 @@ export async function startServer(options: {
   const env = { ...options.env, PORT: String(port), HOST, LOG_LEVEL: "warn" };
   const builtIndex = path.join(options.projectRoot, "dist", "index.html");
   const builtBefore = mtimeOrZero(builtIndex);
-  const tsx = path.join(options.projectRoot, "node_modules", ".bin", "tsx");
 
   const started = performance.now();
-  const child = startChild(tsx, ["src/server/index.ts"], { cwd: options.projectRoot, env });
+  // As `npm start` runs it: one node process, so SIGTERM reaches the server itself.
+  const child = startChild(process.execPath, ["--import", "tsx", "src/server/index.ts"], {
+    cwd: options.projectRoot,
+    env,
+  });
   let exitCode: number | string | undefined;
   void child.exited.then((code) => {
     exitCode = code;
@@ -243,6 +246,9 @@ interface AutocannonOptions {
   connections: number;
   duration: number;
   headers?: Record<string, string>;
+  method?: string;
+  body?: string;
+  requests?: { setupRequest: (request: Record<string, unknown>) => Record<string, unknown> }[];
 }
 interface AutocannonResult {
   duration: number;
@@ -358,13 +364,26 @@ export function percentile(sorted: Float64Array, p: number): number {
 export async function measureLoad(options: {
   url: string;
   headers?: Record<string, string>;
+  method?: "GET" | "POST";
+  body?: string;
+  /** A fresh body for every request (unique event ids, for example). */
+  makeBody?: () => string;
   connections: number;
   warmupSeconds: number;
   durationSeconds: number;
   /** The server's process group, for CPU accounting. */
   serverPgid?: number;
 }): Promise<LoadResult> {
-  const base = { url: options.url, connections: options.connections, headers: options.headers };
+  const makeBody = options.makeBody;
+  // autocannon treats a key set to undefined as a value, so only the given options are passed.
+  const base: Omit<AutocannonOptions, "duration"> = {
+    url: options.url,
+    connections: options.connections,
+    ...(options.headers && { headers: options.headers }),
+    method: options.method ?? "GET",
+    ...(options.body !== undefined && { body: options.body }),
+    ...(makeBody && { requests: [{ setupRequest: (request) => ({ ...request, body: makeBody() }) }] }),
+  };
   if (options.warmupSeconds > 0) await autocannon({ ...base, duration: options.warmupSeconds });
 
   let samples = new Float64Array(1 << 16);

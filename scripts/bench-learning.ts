@@ -1,0 +1,257 @@
+/**
+ * Loopback benchmark of the learning-activity APIs on a large synthetic school, on PGlite and on
+ * PostgreSQL (second part of `npm run bench`):
+ *   tsx scripts/bench-learning.ts [--students 10000] [--days 180] [--duration 10] [--only pglite|postgres]
+ * Targets: heatmap of one student over a year p95 < 20 ms; learning metrics of a class of 30 over a
+ * month p95 < 50 ms; a Guide's home with 30 students p95 < 50 ms; ingestion ≥ 5,000 events/s.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { openDatabase } from "../src/server/db/client";
+import { addDays } from "../src/shared/time-zone";
+import {
+  killAllChildren,
+  type LoadResult,
+  measureLoad,
+  signIn,
+  startChild,
+  startServer,
+  stopChild,
+} from "./bench-lib";
+import { BENCH_APP_KEY, BENCH_PASSWORD, generateSchool } from "./gen-data";
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const { values: args } = parseArgs({
+  options: {
+    students: { type: "string", default: "10000" },
+    days: { type: "string", default: "180" },
+    duration: { type: "string", default: "10" },
+    warmup: { type: "string", default: "2" },
+    only: { type: "string" },
+    "postgres-child": { type: "boolean", default: false },
+    "result-file": { type: "string" },
+  },
+});
+const students = Number(args.students);
+const days = Number(args.days);
+const load = { durationSeconds: Number(args.duration), warmupSeconds: Number(args.warmup) };
+const EVENTS_PER_REQUEST = 1000;
+
+interface Measurement {
+  name: string;
+  target: string;
+  result: LoadResult | null;
+  eventsPerSecond?: number;
+  passed: boolean | null;
+}
+interface SuiteResult {
+  db: "pglite" | "postgres";
+  generateSeconds: number | null;
+  measurements: Measurement[];
+}
+
+const log = (message: string) => process.stderr.write(`[bench-learning] ${message}\n`);
+const today = new Date().toISOString().slice(0, 10);
+const randomStudent = () => `gen-student-${1 + Math.floor(Math.random() * students)}`;
+
+async function generate(env: NodeJS.ProcessEnv, dataDir: string | null): Promise<number | null> {
+  const marker = dataDir ? path.join(dataDir, `.generated-${students}-${days}-${today}`) : null;
+  if (marker && existsSync(marker)) return null;
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  const database = await openDatabase(
+    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: dataDir as string },
+  );
+  const started = performance.now();
+  try {
+    await database.migrate();
+    await generateSchool(database.db, { students, days, today });
+  } finally {
+    await database.close();
+  }
+  if (marker) writeFileSync(marker, "");
+  return (performance.now() - started) / 1000;
+}
+
+async function runSuite(
+  db: SuiteResult["db"],
+  env: NodeJS.ProcessEnv,
+  dataDir: string | null,
+): Promise<SuiteResult> {
+  log(`${db}: generating ${students} students × ${days} days (reused when already there)…`);
+  const generateSeconds = await generate(env, dataDir);
+  const server = await startServer({ projectRoot, env: { ...env, SEED_DEMO: "false" }, timeoutMs: 180_000 });
+  try {
+    const admin = await signIn(server.baseUrl, "bench-admin@dash.bench", BENCH_PASSWORD);
+    const guide = await signIn(server.baseUrl, "bench-guide@dash.bench", BENCH_PASSWORD);
+    // Latency targets are per request: 4 connections keep the server busy without measuring a queue.
+    const common = { connections: 4, ...load, serverPgid: server.child.pgid };
+    const measurements: Measurement[] = [];
+    const measure = async (
+      name: string,
+      target: string,
+      maxP95: number,
+      options: Parameters<typeof measureLoad>[0],
+    ) => {
+      log(`${db}: ${name}…`);
+      const result = await measureLoad(options);
+      measurements.push({ name, target, result, passed: result.failures === 0 && result.p95 < maxP95 });
+    };
+
+    await measure("heatmap, one student, one year", "p95 < 20 ms", 20, {
+      ...common,
+      url: `${server.baseUrl}/api/learning-metrics/analytics-xp-heatmap`,
+      method: "POST",
+      headers: { cookie: admin, "content-type": "application/json" },
+      makeBody: () =>
+        JSON.stringify({
+          userId: randomStudent(),
+          startDate: addDays(today, -364),
+          endDate: today,
+          timezone: "America/New_York",
+        }),
+    });
+    const metricsUrl = `${server.baseUrl}/api/learning-metrics?classId=gen-class-1&view=daily&startDate=${addDays(today, -29)}&endDate=${today}`;
+    const probe = await fetch(metricsUrl, { headers: { cookie: guide } });
+    await probe.arrayBuffer();
+    if (probe.status === 200) {
+      await measure("learning metrics, class of 30, one month", "p95 < 50 ms", 50, {
+        ...common,
+        url: metricsUrl,
+        headers: { cookie: guide },
+      });
+    } else {
+      measurements.push({
+        name: "learning metrics, class of 30, one month",
+        target: `not measured: answered ${probe.status}`,
+        result: null,
+        passed: null,
+      });
+    }
+    await measure("Guide home, 30 students", "p95 < 50 ms", 50, {
+      ...common,
+      url: `${server.baseUrl}/api/guide/students`,
+      headers: { cookie: guide },
+    });
+
+    log(`${db}: ingestion, ${EVENTS_PER_REQUEST} events a request…`);
+    let sequence = 0;
+    const occurredAt = new Date(Date.now() - 3600_000).toISOString();
+    const ingestion = await measureLoad({
+      ...common,
+      connections: 4,
+      url: `${server.baseUrl}/api/ingest/activity`,
+      method: "POST",
+      headers: { authorization: `Bearer ${BENCH_APP_KEY}`, "content-type": "application/json" },
+      makeBody: () => {
+        const batch = ++sequence;
+        const events = Array.from({ length: EVENTS_PER_REQUEST }, (_, index) => ({
+          eventId: `bench-${process.pid}-${batch}-${index}`,
+          studentId: randomStudent(),
+          occurredAt,
+          subject: "Math",
+          expectedXp: 15,
+          totalQuestions: 10,
+          correctQuestions: 9,
+          activeSeconds: 900,
+        }));
+        return JSON.stringify({ events });
+      },
+    });
+    const eventsPerSecond = Math.round((ingestion.completed * EVENTS_PER_REQUEST) / load.durationSeconds);
+    measurements.push({
+      name: `ingestion, ${EVENTS_PER_REQUEST} events a request`,
+      target: "≥ 5,000 events/s",
+      result: ingestion,
+      eventsPerSecond,
+      passed: ingestion.failures === 0 && eventsPerSecond >= 5000,
+    });
+    return { db, generateSeconds, measurements };
+  } finally {
+    await stopChild(server.child);
+  }
+}
+
+function report(results: SuiteResult[]) {
+  const lines = [
+    "",
+    `## Learning activity benchmark (${new Date().toISOString()})`,
+    "",
+    `Dataset: ${students} students × ${days} days (school days only, 4 subjects), generated by gen:data. 4 connections, ${load.warmupSeconds} s warm-up + ${load.durationSeconds} s per run.`,
+    "",
+    "| Database | Request | req/s | events/s | p50 ms | p95 ms | p99 ms | failed | target | |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---|---|",
+  ];
+  for (const suite of results) {
+    for (const m of suite.measurements) {
+      const r = m.result;
+      const cells = r
+        ? [
+            r.requestsPerSecond.toFixed(0),
+            m.eventsPerSecond?.toString() ?? "",
+            r.p50.toFixed(2),
+            r.p95.toFixed(2),
+            r.p99.toFixed(2),
+            String(r.failures),
+          ]
+        : ["", "", "", "", "", ""];
+      const verdict = m.passed === null ? "" : m.passed ? "PASS" : "FAIL";
+      lines.push(`| ${suite.db} | ${m.name} | ${cells.join(" | ")} | ${m.target} | ${verdict} |`);
+    }
+    if (suite.generateSeconds !== null)
+      lines.push(`| ${suite.db} | gen:data | | | | | | | ${suite.generateSeconds.toFixed(1)} s | |`);
+  }
+  console.log(lines.join("\n"));
+}
+
+async function main() {
+  if (args["postgres-child"]) {
+    const result = await runSuite("postgres", { ...process.env }, null);
+    writeFileSync(args["result-file"] as string, JSON.stringify(result));
+    return;
+  }
+  const results: SuiteResult[] = [];
+  const workDir = path.join(projectRoot, ".tmp", "bench-learning");
+  mkdirSync(workDir, { recursive: true });
+  if (args.only !== "postgres") {
+    const dataDir = path.join(workDir, "pglite");
+    results.push(await runSuite("pglite", { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir }, dataDir));
+  }
+  if (args.only !== "pglite") {
+    log("postgres: through scripts/with-postgres.sh");
+    const resultFile = path.join(workDir, "postgres-result.json");
+    rmSync(resultFile, { force: true });
+    const child = startChild(
+      "bash",
+      [
+        "scripts/with-postgres.sh",
+        process.execPath,
+        "--import",
+        "tsx",
+        "scripts/bench-learning.ts",
+        "--postgres-child",
+        `--result-file=${resultFile}`,
+        `--students=${students}`,
+        `--days=${days}`,
+        `--duration=${load.durationSeconds}`,
+        `--warmup=${load.warmupSeconds}`,
+      ],
+      { cwd: projectRoot, env: { ...process.env, DATABASE_URL: "" }, inheritOutput: true },
+    );
+    const code = await child.exited;
+    if (code === 3) log("PostgreSQL was skipped: no PostgreSQL 15 binaries");
+    else if (existsSync(resultFile))
+      results.push(JSON.parse(readFileSync(resultFile, "utf8")) as SuiteResult);
+    else throw new Error(`the PostgreSQL run failed (exit ${code})`);
+  }
+  report(results);
+}
+
+main().catch(async (error) => {
+  process.stderr.write(
+    `bench-learning: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  await killAllChildren();
+  process.exit(1);
+});
