@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { PublicConfig } from "../shared/contracts/config";
 import { pingDatabase } from "./db/client";
+import { flowRoutes } from "./domains/activity/flow-routes";
 import { activityRoutes, ingestRoutes } from "./domains/activity/routes";
 import { authRoutes } from "./domains/auth/routes";
 import { rosteringRoutes } from "./domains/rostering/routes";
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps) {
     .use("*", requireSession)
     .route("/", rosteringRoutes(deps))
     .route("/", activityRoutes(deps))
+    .route("/flow", flowRoutes(deps))
     .all("*", (c) =>
       c.json({ code: "not_found", message: `No API route ${c.req.method} ${c.req.path}` }, 404),
     );

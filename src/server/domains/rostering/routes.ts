@@ -55,6 +55,29 @@ export function rosteringRoutes({ db }: AppDeps) {
           : sql`u.sourced_id in (${peopleIdsOfGuide(self)})`;
       return c.json({ success: true, ...(await findPeople(db, scope, page)) });
     })
+    .get("/classes/mine", async (c) => {
+      // The classes a Guide teaches, or every class for an administrator: the class pickers' lists.
+      const actor = requireActiveRole(c, ["administrator", "teacher"], "list classes");
+      const scope =
+        actor.activeRole === "administrator"
+          ? sql`true`
+          : sql`k.sourced_id in (select e.class_sourced_id from enrollments e
+              where e.user_sourced_id = ${actor.user.sourcedId} and e.role = 'teacher' and e.status = 'active')`;
+      const classes = await queryRows<{
+        sourcedId: string;
+        title: string;
+        schoolName: string | null;
+        students: number;
+      }>(
+        db,
+        sql`select k.sourced_id as "sourcedId", k.title, o.name as "schoolName",
+              (select count(*)::int from enrollments e where e.class_sourced_id = k.sourced_id and e.role = 'student'
+                and e.status = 'active') as students
+            from classes k left join orgs o on o.sourced_id = k.school_sourced_id
+            where k.status = 'active' and ${scope} order by o.name, k.title limit 1000`,
+      );
+      return c.json({ success: true, data: classes });
+    })
     .get("/parent/children", async (c) => {
       const actor = requireActiveRole(c, ["parent", "guardian"], "see children");
       const children = await findPeople(db, sql`u.sourced_id in (${childIdsOfAgent(actor.user.sourcedId)})`, {

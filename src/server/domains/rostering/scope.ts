@@ -49,3 +49,19 @@ export async function canSeeStudent(db: Database, actor: Actor, studentId: strin
   );
   return Boolean(row?.allowed);
 }
+
+/** Students actively enrolled in a class. */
+export function studentIdsOfClass(classId: string): SQL {
+  return sql`select e.user_sourced_id from enrollments e
+    where e.class_sourced_id = ${classId} and e.role = 'student' and e.status = 'active'`;
+}
+
+/** Whether a Guide actively teaches a class. */
+export async function teachesClass(db: Database, guideId: string, classId: string): Promise<boolean> {
+  const [row] = await queryRows<{ teaches: boolean }>(
+    db,
+    sql`select exists (select 1 from enrollments e where e.class_sourced_id = ${classId} and e.user_sourced_id = ${guideId}
+          and e.role = 'teacher' and e.status = 'active') as teaches`,
+  );
+  return Boolean(row?.teaches);
+}

@@ -1,0 +1,57 @@
+import { sql } from "drizzle-orm";
+import { Hono } from "hono";
+import { z } from "zod";
+import { isIsoDate } from "../../../shared/search";
+import { localDateOf } from "../../../shared/time-zone";
+import { currentActor } from "../../lib/auth";
+import type { AppDeps, AppEnv } from "../../lib/context";
+import { AppError } from "../../lib/errors";
+import { readQuery } from "../../lib/validation";
+import {
+  canSeeStudent,
+  childIdsOfAgent,
+  studentIdsOfClass,
+  studentIdsOfGuide,
+  teachesClass,
+} from "../rostering/scope";
+import { flowDay } from "./flow";
+
+const flowQuerySchema = z.object({
+  date: z.string().refine(isIsoDate, "must be a yyyy-MM-dd date").optional(),
+  classId: z.string().trim().min(1).optional(),
+  studentId: z.string().trim().min(1).optional(),
+});
+
+/** The flow pages' data: a day of timed learning, for one student, a class, or everyone the caller looks after. */
+export function flowRoutes({ db, auth }: AppDeps) {
+  return new Hono<AppEnv>().get("/day", async (c) => {
+    const actor = currentActor(c);
+    const query = readQuery(c, flowQuerySchema);
+    const date = query.date ?? localDateOf(auth.now(), "America/New_York");
+    const self = actor.user.sourcedId;
+    const denied = new AppError("forbidden", "You do not have access to these students");
+
+    let scope: ReturnType<typeof sql>;
+    if (query.studentId) {
+      if (!(await canSeeStudent(db, actor, query.studentId))) throw denied;
+      scope = sql`select ${query.studentId}::text`;
+    } else if (query.classId) {
+      const mayList =
+        actor.activeRole === "administrator" ||
+        (actor.activeRole === "teacher" && (await teachesClass(db, self, query.classId)));
+      if (!mayList) throw denied;
+      scope = studentIdsOfClass(query.classId);
+    } else if (actor.activeRole === "teacher") {
+      scope = studentIdsOfGuide(self);
+    } else if (actor.activeRole === "parent" || actor.activeRole === "guardian") {
+      scope = childIdsOfAgent(self);
+    } else if (actor.activeRole === "student") {
+      scope = sql`select ${self}::text`;
+    } else if (actor.activeRole === "administrator") {
+      throw new AppError("validation_failed", "Choose a class or a student");
+    } else {
+      throw denied;
+    }
+    return c.json({ success: true, data: { date, students: await flowDay(db, scope, date) } });
+  });
+}
