@@ -2,6 +2,8 @@ import { defineConfig, devices } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 const baseURL = `http://127.0.0.1:${port}`;
+// One data folder per port, so runs on different ports never share a database.
+const dataDir = `.tmp/e2e-data-${port}`;
 
 /**
  * End-to-end journeys in Debian's Chromium against the real server: a fresh data directory with
@@ -47,12 +49,12 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: "rm -rf .tmp/e2e-data && node --import tsx src/server/index.ts",
+    command: `rm -rf ${dataDir} && node --import tsx src/server/index.ts`,
     url: `${baseURL}/api/health`,
     env: {
       PORT: String(port),
       HOST: "127.0.0.1",
-      DATA_DIR: ".tmp/e2e-data",
+      DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
     },
     timeout: 120_000,

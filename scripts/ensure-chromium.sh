@@ -9,4 +9,4 @@ fi
 echo "ensure-chromium: installing Debian's chromium…" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core fonts-liberation >/dev/null
+apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core fonts-liberation fonts-noto-color-emoji >/dev/null

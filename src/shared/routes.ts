@@ -124,6 +124,7 @@ export const searchSchemas = {
   childrenProgress: z.object({ childId: text() }),
   checkChart: z.object({ view: oneOf(["dashboard", "create", "edit", "progress"]), chartId: text() }),
   oneDate: z.object({ date: isoDate() }),
+  flowDay: z.object({ date: isoDate(), classId: text() }),
   flowStudent: z.object({ date: isoDate(), time: timeOfDay() }),
 } satisfies Record<string, z.ZodType>;
 
@@ -443,7 +444,7 @@ export const routes = [
     title: "Flow",
     summary: "The class's learning day, hour by hour.",
     access: ALL_FIVE,
-    search: searchSchemas.oneDate,
+    search: searchSchemas.flowDay,
     nav: "Classroom",
   },
   {

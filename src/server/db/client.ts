@@ -54,6 +54,9 @@ function wrapPglite(client: PGlite): DatabaseHandle {
 
 async function openPostgres(connectionString: string, poolSize: number): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString, max: poolSize });
+  // An idle connection the server ended (a restart, a dropped database) must not crash the
+  // process: the pool has already discarded it and opens a new one for the next query.
+  pool.on("error", () => {});
   // Fail at start-up, with the server's own message, when the database cannot be reached.
   const probe = await pool.connect();
   probe.release();

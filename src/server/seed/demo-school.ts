@@ -23,6 +23,7 @@ import {
   type DemoEmail,
   demoId,
 } from "./demo-accounts";
+import { seedDemoActivity } from "./demo-activity";
 
 /**
  * The demo school: a district with two schools, eight Guides, about 150 students in grades K–8
@@ -123,7 +124,7 @@ const PARENT_GIVEN_NAMES = [
 ];
 
 /** Small seeded random generator (mulberry32): deterministic and good enough for demo data. */
-function random(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed;
   return () => {
     state = (state + 0x6d2b79f5) | 0;
@@ -140,6 +141,20 @@ const isoDate = (year: number, month: number, day: number) =>
 export function schoolYearOf(today: Date): { startYear: number; title: string } {
   const startYear = today.getUTCMonth() >= 6 ? today.getUTCFullYear() : today.getUTCFullYear() - 1;
   return { startYear, title: `${startYear}-${startYear + 1}` };
+}
+
+/** The dates of the demo school year that starts in August of `startYear`: terms and grading periods. */
+export function demoSchoolYearDates(startYear: number) {
+  return {
+    fall: { start: isoDate(startYear, 8, 17), end: isoDate(startYear, 12, 18) },
+    spring: { start: isoDate(startYear + 1, 1, 4), end: isoDate(startYear + 1, 6, 11) },
+    quarters: [
+      { title: "Quarter 1", start: isoDate(startYear, 8, 17), end: isoDate(startYear, 10, 16) },
+      { title: "Quarter 2", start: isoDate(startYear, 10, 19), end: isoDate(startYear, 12, 18) },
+      { title: "Quarter 3", start: isoDate(startYear + 1, 1, 4), end: isoDate(startYear + 1, 3, 19) },
+      { title: "Quarter 4", start: isoDate(startYear + 1, 3, 29), end: isoDate(startYear + 1, 6, 11) },
+    ],
+  } as const;
 }
 
 interface School {
@@ -197,7 +212,7 @@ function person(
 }
 
 export async function seedDemoSchool(db: Database, today: Date = new Date()): Promise<void> {
-  const rand = random(20260817);
+  const rand = seededRandom(20260817);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
   const { startYear, title: yearTitle } = schoolYearOf(today);
 
@@ -219,17 +234,12 @@ export async function seedDemoSchool(db: Database, today: Date = new Date()): Pr
   }
 
   const yearId = demoId(`year-${yearTitle}`);
-  const fall = {
-    id: demoId(`term-fall-${startYear}`),
-    title: `Fall ${startYear}`,
-    start: isoDate(startYear, 8, 17),
-    end: isoDate(startYear, 12, 18),
-  };
+  const dates = demoSchoolYearDates(startYear);
+  const fall = { id: demoId(`term-fall-${startYear}`), title: `Fall ${startYear}`, ...dates.fall };
   const spring = {
     id: demoId(`term-spring-${startYear + 1}`),
     title: `Spring ${startYear + 1}`,
-    start: isoDate(startYear + 1, 1, 4),
-    end: isoDate(startYear + 1, 6, 11),
+    ...dates.spring,
   };
   const sessionRows: (typeof academicSessions.$inferInsert)[] = [
     {
@@ -251,18 +261,13 @@ export async function seedDemoSchool(db: Database, today: Date = new Date()): Pr
       schoolYear: String(startYear + 1),
       orgSourcedId: district.sourcedId,
     })),
-    ...[
-      [fall, "Quarter 1", isoDate(startYear, 8, 17), isoDate(startYear, 10, 16)],
-      [fall, "Quarter 2", isoDate(startYear, 10, 19), isoDate(startYear, 12, 18)],
-      [spring, "Quarter 3", isoDate(startYear + 1, 1, 4), isoDate(startYear + 1, 3, 19)],
-      [spring, "Quarter 4", isoDate(startYear + 1, 3, 29), isoDate(startYear + 1, 6, 11)],
-    ].map(([term, title, start, end]) => ({
-      sourcedId: demoId(`period-${title}-${startYear}`),
-      title: title as string,
+    ...dates.quarters.map((quarter, index) => ({
+      sourcedId: demoId(`period-${quarter.title}-${startYear}`),
+      title: quarter.title,
       type: "gradingPeriod",
-      startDate: start as string,
-      endDate: end as string,
-      parentSourcedId: (term as typeof fall).id,
+      startDate: quarter.start,
+      endDate: quarter.end,
+      parentSourcedId: index < 2 ? fall.id : spring.id,
       schoolYear: String(startYear + 1),
       orgSourcedId: district.sourcedId,
     })),
@@ -493,6 +498,8 @@ export async function seedDemoSchool(db: Database, today: Date = new Date()): Pr
     });
     await setMeta(tx as unknown as Database, "demo_seeded_at", today.toISOString());
   });
+
+  await seedDemoActivity(db, today);
 }
 
 export async function isDatabaseEmpty(db: Database): Promise<boolean> {

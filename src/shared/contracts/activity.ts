@@ -147,3 +147,161 @@ export const schoolSummariesResponseSchema = z.object({
     }),
   ),
 });
+
+/** GET /api/learning-metrics: totals per period (day, week from Sunday, month), student and group. */
+export const METRICS_VIEWS = ["daily", "weekly", "monthly"] as const;
+export type MetricsView = (typeof METRICS_VIEWS)[number];
+export const METRICS_GROUPINGS = ["subject", "app"] as const;
+export const MAX_METRICS_DAYS = 400;
+export const MAX_METRICS_STUDENTS = 500;
+
+const metricsId = z.string().trim().min(1).max(200);
+
+export const learningMetricsQuerySchema = z
+  .object({
+    view: z.enum(METRICS_VIEWS).default("daily"),
+    startDate: isoDate.optional(),
+    endDate: isoDate.optional(),
+    studentId: metricsId.optional(),
+    studentIds: z
+      .string()
+      .transform((value) =>
+        value
+          .split(",")
+          .map((part) => part.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z
+          .array(metricsId)
+          .min(1, "name at least one student")
+          .max(MAX_METRICS_STUDENTS, `name at most ${MAX_METRICS_STUDENTS} students`),
+      )
+      .optional(),
+    classId: metricsId.optional(),
+    allStudents: z
+      .enum(["1", "true"], "must be 1")
+      .transform(() => true as const)
+      .optional(),
+    groupBy: z.enum(METRICS_GROUPINGS).default("subject"),
+  })
+  .refine((query) => !query.startDate || !query.endDate || query.startDate <= query.endDate, {
+    message: "startDate must not be after endDate",
+    path: ["endDate"],
+  })
+  .refine(
+    (query) =>
+      [query.studentId, query.studentIds, query.classId, query.allStudents].filter(
+        (value) => value !== undefined,
+      ).length <= 1,
+    { message: "Give only one of studentId, studentIds, classId or allStudents", path: ["studentId"] },
+  );
+export type LearningMetricsQuery = z.output<typeof learningMetricsQuerySchema>;
+
+export const learningMetricsRowSchema = z.object({
+  /** The first day of the period, `yyyy-MM-dd`, in the student's own days. */
+  period: z.string(),
+  studentId: z.string(),
+  /** The subject, or the app's id ("manual" for XP awarded by hand). */
+  group: z.string(),
+  groupName: z.string(),
+  xp: z.number(),
+  activeSeconds: z.number(),
+  wasteSeconds: z.number(),
+  totalQuestions: z.number(),
+  correctQuestions: z.number(),
+  /** correctQuestions / totalQuestions from 0 to 1; null without questions. */
+  accuracy: z.number().nullable(),
+  masteredUnits: z.number(),
+  events: z.number(),
+});
+export type LearningMetricsRow = z.infer<typeof learningMetricsRowSchema>;
+
+export const learningMetricsSchema = z.object({
+  view: z.enum(METRICS_VIEWS),
+  startDate: z.string(),
+  endDate: z.string(),
+  groupBy: z.enum(METRICS_GROUPINGS),
+  students: z.array(z.object({ sourcedId: z.string(), givenName: z.string(), familyName: z.string() })),
+  rows: z.array(learningMetricsRowSchema),
+  /** The sum of the school's default daily goals of every subject. */
+  dailyGoal: z.number(),
+});
+export type LearningMetrics = z.infer<typeof learningMetricsSchema>;
+
+export const learningMetricsResponseSchema = z.object({
+  success: z.literal(true),
+  data: learningMetricsSchema,
+});
+
+export const xpHistoryEntrySchema = z.object({
+  id: z.string(),
+  amount: z.number(),
+  reason: z.string(),
+  source: z.enum(["activity", "manual"]),
+  subject: z.string(),
+  localDate: z.string(),
+  createdAt: z.string(),
+  actorName: z.string().nullable(),
+});
+export type XpHistoryEntry = z.infer<typeof xpHistoryEntrySchema>;
+
+export const xpHistoryResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(xpHistoryEntrySchema),
+});
+
+export const manualXpResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({ id: z.string(), amount: z.number(), localDate: z.string() }),
+  isReplay: z.boolean(),
+});
+
+/** One student's day for "why this number": `date` defaults to the student's today. */
+export const xpDayQuerySchema = z.object({
+  studentId: z.string().trim().min(1, "studentId is required"),
+  date: z.string().refine(isIsoDate, "must be a yyyy-MM-dd date").optional(),
+});
+
+export const xpDayEventSchema = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  appName: z.string().nullable(),
+  subject: z.string(),
+  activityId: z.string().nullable(),
+  activityName: z.string().nullable(),
+  occurredAt: z.string(),
+  totalQuestions: z.number(),
+  correctQuestions: z.number(),
+  /** Correct over total, 0–1; null without questions. */
+  accuracy: z.number().nullable(),
+  activeSeconds: z.number(),
+  wasteSeconds: z.number(),
+  antiPatternSeconds: z.number(),
+  attempt: z.number(),
+  expectedXp: z.number().nullable(),
+  awardedXp: z.number(),
+  xpExplanation: z.string(),
+});
+export type XpDayEvent = z.infer<typeof xpDayEventSchema>;
+
+export const xpDaySchema = z.object({
+  student: z.object({
+    sourcedId: z.string(),
+    givenName: z.string(),
+    familyName: z.string(),
+    timezone: z.string(),
+    today: z.string(),
+  }),
+  date: z.string(),
+  events: z.array(xpDayEventSchema),
+  manual: z.array(xpHistoryEntrySchema),
+  /** Per subject: XP from events, from manual entries, and the stored daily total the dashboards show. */
+  totals: z.array(
+    z.object({ subject: z.string(), eventXp: z.number(), manualXp: z.number(), totalXp: z.number() }),
+  ),
+  totalXp: z.number(),
+});
+export type XpDay = z.infer<typeof xpDaySchema>;
+
+export const xpDayResponseSchema = z.object({ success: z.literal(true), data: xpDaySchema });

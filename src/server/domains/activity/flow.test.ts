@@ -5,18 +5,19 @@ import { createTestApp, type TestApp } from "../../test/harness";
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  // 09:30 in New York on 2026-11-18: a 20-minute Math activity and, after a pause, a Reading one.
+  // Saturday 2026-11-14 has no seeded school activity: a 20-minute Math activity ending 09:30 in New York and,
+  // after a pause, a Reading one.
   const events = [
     {
       eventId: "flow-1",
-      occurredAt: "2026-11-18T14:30:00Z",
+      occurredAt: "2026-11-14T14:30:00Z",
       subject: "Math",
       activeSeconds: 1200,
       expectedXp: 20,
     },
     {
       eventId: "flow-2",
-      occurredAt: "2026-11-18T15:30:00Z",
+      occurredAt: "2026-11-14T15:30:00Z",
       subject: "Reading",
       activeSeconds: 900,
       expectedXp: 15,
@@ -31,7 +32,7 @@ afterAll(() => t.close());
 
 const AVA = demoId("student-ava");
 const day = async (cookie: string, query: string) => {
-  const response = await t.request(`/api/flow/day?date=2026-11-18${query}`, { cookie });
+  const response = await t.request(`/api/flow/day?date=2026-11-14${query}`, { cookie });
   return { status: response.status, body: await response.json() };
 };
 
@@ -49,8 +50,8 @@ describe("GET /api/flow/day", () => {
         event.xp,
       ]),
     ).toEqual([
-      ["2026-11-18T14:10:00Z", "2026-11-18T14:30:00Z", "Math", 20],
-      ["2026-11-18T15:15:00Z", "2026-11-18T15:30:00Z", "Reading", 15],
+      ["2026-11-14T14:10:00Z", "2026-11-14T14:30:00Z", "Math", 20],
+      ["2026-11-14T15:15:00Z", "2026-11-14T15:30:00Z", "Reading", 15],
     ]);
     expect(ava.events[0].appName).toBe("Math Academy");
     expect(ava.events[0].accuracy).toBe(0.9);

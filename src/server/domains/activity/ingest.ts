@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { type ActivityFact, activityFactSchema, type IngestResult } from "../../../shared/contracts/activity";
 import { localDateOf } from "../../../shared/time-zone";
+import { computeXp, DEFAULT_XP_RULES } from "../../../shared/xp-rules";
 import { type Database, queryRows } from "../../db/client";
 import { activityEvents, dailyStudentMetrics, xpLedger } from "./schema";
-import { computeXp, DEFAULT_XP_RULES } from "./xp-rules";
 
 /** Events may arrive a little ahead of the server's clock, never from the future. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;

@@ -4,7 +4,9 @@ import {
   activityBatchSchema,
   caliperEnvelopeSchema,
   heatmapRequestSchema,
+  learningMetricsQuerySchema,
   manualXpRequestSchema,
+  xpDayQuerySchema,
 } from "../../../shared/contracts/activity";
 import { daysBetween } from "../../../shared/time-zone";
 import { currentActor, requireActiveRole } from "../../lib/auth";
@@ -15,8 +17,9 @@ import { canSeeStudent, childIdsOfAgent, studentIdsOfGuide } from "../rostering/
 import { authenticateAppKey, createApp, createKey, listApps, listKeys, revokeKey, updateApp } from "./apps";
 import { readCaliperEvent } from "./caliper";
 import { ingestActivity } from "./ingest";
+import { learningMetrics } from "./metrics";
 import { appFreshness, schoolSummaries, studentSummaries, summariesOf } from "./summaries";
-import { awardManualXp, MAX_HEATMAP_DAYS, xpHeatmap, xpHistory } from "./xp";
+import { awardManualXp, MAX_HEATMAP_DAYS, xpDay, xpHeatmap, xpHistory } from "./xp";
 
 /** Learning apps post activity here with their API key (no session). */
 export function ingestRoutes({ db, auth }: AppDeps) {
@@ -94,6 +97,15 @@ export function activityRoutes({ db, auth }: AppDeps) {
         await revokeKey(db, c.req.param("appId"), c.req.param("keyId"), auth.now());
         return c.json({ success: true });
       })
+      .get("/learning-metrics", async (c) => {
+        const actor = requireActiveRole(
+          c,
+          ["student", "parent", "guardian", "teacher", "administrator"],
+          "see learning metrics",
+        );
+        const query = readQuery(c, learningMetricsQuerySchema);
+        return c.json({ success: true, data: await learningMetrics(db, actor, query, auth.now()) });
+      })
       .post("/learning-metrics/analytics-xp-heatmap", async (c) => {
         // This endpoint answers in the spec's { success, data, error } shape, errors included.
         try {
@@ -149,6 +161,12 @@ export function activityRoutes({ db, auth }: AppDeps) {
         const page = readQuery(c, historyQuerySchema);
         if (!(await canSeeStudent(db, actor, page.studentId))) throw forbidden();
         return c.json({ success: true, data: await xpHistory(db, page.studentId, page) });
+      })
+      .get("/xp/day", async (c) => {
+        const actor = currentActor(c);
+        const query = readQuery(c, xpDayQuerySchema);
+        if (!(await canSeeStudent(db, actor, query.studentId))) throw forbidden();
+        return c.json({ success: true, data: await xpDay(db, query.studentId, query.date, auth.now()) });
       })
   );
 }

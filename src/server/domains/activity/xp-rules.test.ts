@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { computeXp, DEFAULT_XP_RULES, type XpInput } from "./xp-rules";
+import { computeXp, DEFAULT_XP_RULES, type XpInput } from "../../../shared/xp-rules";
 
 const activity = (overrides: Partial<XpInput>): XpInput => ({
   baseXp: 20,

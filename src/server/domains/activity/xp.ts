@@ -1,13 +1,13 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { manualXpRequestSchema } from "../../../shared/contracts/activity";
+import type { manualXpRequestSchema, XpDay } from "../../../shared/contracts/activity";
 import { addDays, localDateOf } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { users } from "../rostering/schema";
 import { addToDailyMetrics } from "./ingest";
-import { xpLedger } from "./schema";
+import { activityEvents, learningApps, xpLedger } from "./schema";
 
 export const MAX_HEATMAP_DAYS = 731;
 
@@ -43,9 +43,14 @@ type ManualXp = z.output<typeof manualXpRequestSchema>;
  * idempotency key returns the first award; reusing the key for something else is a conflict.
  */
 export async function awardManualXp(db: Database, actor: Actor, input: ManualXp, now: Date) {
+  return awardManualXpAs(db, actor.realUser.sourcedId, input, now);
+}
+
+/** The same, given by the person with this sourcedId: for callers without a request, like the demo seed. */
+export async function awardManualXpAs(db: Database, actorSourcedId: string, input: ManualXp, now: Date) {
   const timezone = await studentTimezone(db, input.studentId);
   const localDate = localDateOf(now, timezone);
-  const idempotencyKey = `manual:${actor.realUser.sourcedId}:${input.idempotencyKey}`;
+  const idempotencyKey = `manual:${actorSourcedId}:${input.idempotencyKey}`;
   return db.transaction(async (tx) => {
     const [created] = await tx
       .insert(xpLedger)
@@ -54,7 +59,7 @@ export async function awardManualXp(db: Database, actor: Actor, input: ManualXp,
         amount: input.amount,
         reason: input.reason,
         source: "manual",
-        actorSourcedId: actor.realUser.sourcedId,
+        actorSourcedId,
         localDate,
         subject: input.subject,
         idempotencyKey,
@@ -107,4 +112,118 @@ export async function xpHistory(db: Database, studentId: string, page: { limit: 
     .orderBy(desc(xpLedger.createdAt), desc(xpLedger.id))
     .limit(page.limit)
     .offset(page.offset);
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/**
+ * One student's day (their own calendar) for "why this number": every raw event with the XP it
+ * earned and the stored explanation, the manual entries, and the totals per subject.
+ */
+export async function xpDay(db: Database, studentId: string, date: string | undefined, now: Date) {
+  const [student] = await db
+    .select({
+      sourcedId: users.sourcedId,
+      givenName: users.givenName,
+      familyName: users.familyName,
+      timezone: users.timezone,
+    })
+    .from(users)
+    .where(eq(users.sourcedId, studentId));
+  if (!student) throw new AppError("not_found", "No student has this id");
+  const today = localDateOf(now, student.timezone);
+  const day = date ?? today;
+  const e = activityEvents;
+  const [events, manual, stored] = await Promise.all([
+    db
+      .select({
+        id: e.id,
+        eventId: e.eventId,
+        appName: learningApps.name,
+        subject: e.subject,
+        activityId: e.activityId,
+        activityName: e.activityName,
+        occurredAt: e.occurredAt,
+        totalQuestions: e.totalQuestions,
+        correctQuestions: e.correctQuestions,
+        activeSeconds: e.activeSeconds,
+        wasteSeconds: e.wasteSeconds,
+        antiPatternSeconds: e.antiPatternSeconds,
+        attempt: e.attempt,
+        expectedXp: e.expectedXp,
+        awardedXp: e.awardedXp,
+        xpExplanation: e.xpExplanation,
+      })
+      .from(e)
+      .leftJoin(learningApps, eq(learningApps.id, e.appId))
+      .where(and(eq(e.studentSourcedId, studentId), eq(e.localDate, day)))
+      .orderBy(asc(e.occurredAt), asc(e.id)),
+    db
+      .select({
+        id: xpLedger.id,
+        amount: xpLedger.amount,
+        reason: xpLedger.reason,
+        source: xpLedger.source,
+        subject: xpLedger.subject,
+        localDate: xpLedger.localDate,
+        createdAt: xpLedger.createdAt,
+        actorName: sql<
+          string | null
+        >`(select given_name || ' ' || family_name from users a where a.sourced_id = ${xpLedger.actorSourcedId})`,
+      })
+      .from(xpLedger)
+      .where(
+        and(
+          eq(xpLedger.studentSourcedId, studentId),
+          eq(xpLedger.localDate, day),
+          eq(xpLedger.source, "manual"),
+        ),
+      )
+      .orderBy(asc(xpLedger.createdAt), asc(xpLedger.id)),
+    queryRows<{ subject: string; xp: string | number }>(
+      db,
+      sql`select subject, sum(xp) as xp from daily_student_metrics
+          where student_sourced_id = ${studentId} and local_date = ${day} group by subject`,
+    ),
+  ]);
+
+  const totals = new Map<string, { subject: string; eventXp: number; manualXp: number; totalXp: number }>();
+  const totalOf = (subject: string) => {
+    let entry = totals.get(subject);
+    if (!entry) {
+      entry = { subject, eventXp: 0, manualXp: 0, totalXp: 0 };
+      totals.set(subject, entry);
+    }
+    return entry;
+  };
+  for (const event of events) totalOf(event.subject).eventXp += Number(event.awardedXp);
+  for (const entry of manual) totalOf(entry.subject).manualXp += Number(entry.amount);
+  for (const row of stored) totalOf(row.subject).totalXp += Number(row.xp);
+
+  const result: XpDay = {
+    student: { ...student, today },
+    date: day,
+    events: events.map((event) => ({
+      ...event,
+      occurredAt: new Date(event.occurredAt).toISOString(),
+      expectedXp: event.expectedXp === null ? null : Number(event.expectedXp),
+      awardedXp: Number(event.awardedXp),
+      accuracy: event.totalQuestions > 0 ? event.correctQuestions / event.totalQuestions : null,
+    })),
+    manual: manual.map((entry) => ({
+      ...entry,
+      amount: Number(entry.amount),
+      createdAt: new Date(entry.createdAt).toISOString(),
+    })),
+    totals: [...totals.values()]
+      .map((entry) => ({
+        subject: entry.subject,
+        eventXp: round2(entry.eventXp),
+        manualXp: round2(entry.manualXp),
+        totalXp: round2(entry.totalXp),
+      }))
+      .sort((a, b) => a.subject.localeCompare(b.subject)),
+    totalXp: round2(stored.reduce((sum, row) => sum + Number(row.xp), 0)),
+  };
+  return result;
 }

@@ -1,0 +1,113 @@
+import { queryOptions } from "@tanstack/react-query";
+import {
+  heatmapResponseSchema,
+  schoolSummariesResponseSchema,
+  studentHomeResponseSchema,
+  summariesResponseSchema,
+} from "../../../shared/contracts/activity";
+import { ApiRequestError, apiFetch } from "../../lib/http";
+
+/** A student's daily XP changes as apps report: it is refreshed every minute while on screen. */
+const DAILY_XP_REFRESH_MS = 60_000;
+export const HEATMAP_FALLBACK_ERROR = "Failed to load daily XP";
+
+export const homeKeys = {
+  student: (studentId: string) => ["home", "student", studentId] as const,
+  guideStudents: (guideId: string) => ["home", "guide-students", guideId] as const,
+  children: (agentId: string) => ["home", "children-summary", agentId] as const,
+  schools: ["home", "schools-summary"] as const,
+  heatmap: (request: HeatmapRequest) =>
+    ["xp-heatmap", request.userId, request.startDate, request.endDate, request.timezone] as const,
+};
+
+/** Today, the week, the streak and the apps of one student. */
+export const studentHomeQuery = (studentId: string) =>
+  queryOptions({
+    queryKey: homeKeys.student(studentId),
+    queryFn: ({ signal }) =>
+      apiFetch(`/api/students/${encodeURIComponent(studentId)}/home`, studentHomeResponseSchema, { signal }),
+    select: (response) => response.data,
+    staleTime: DAILY_XP_REFRESH_MS,
+    refetchInterval: DAILY_XP_REFRESH_MS,
+  });
+
+/** The summaries of the signed-in Guide's students. */
+export const guideStudentsQuery = (guideId: string) =>
+  queryOptions({
+    queryKey: homeKeys.guideStudents(guideId),
+    queryFn: ({ signal }) => apiFetch("/api/guide/students", summariesResponseSchema, { signal }),
+    select: (response) => response.data,
+    staleTime: DAILY_XP_REFRESH_MS,
+    refetchInterval: DAILY_XP_REFRESH_MS,
+  });
+
+/** The summaries of a parent's or guardian's children. */
+export const childrenSummaryQuery = (agentId: string) =>
+  queryOptions({
+    queryKey: homeKeys.children(agentId),
+    queryFn: ({ signal }) => apiFetch("/api/parent/children/summary", summariesResponseSchema, { signal }),
+    select: (response) => response.data,
+    staleTime: DAILY_XP_REFRESH_MS,
+    refetchInterval: DAILY_XP_REFRESH_MS,
+  });
+
+/** Per school totals for an administrator. */
+export const schoolsSummaryQuery = queryOptions({
+  queryKey: homeKeys.schools,
+  queryFn: ({ signal }) => apiFetch("/api/admin/schools/summary", schoolSummariesResponseSchema, { signal }),
+  select: (response) => response.data,
+  staleTime: DAILY_XP_REFRESH_MS,
+});
+
+export interface HeatmapRequest {
+  userId: string;
+  /** `yyyy-MM-dd`, in the student's calendar. */
+  startDate: string;
+  endDate: string;
+  /** The student's IANA timezone, never the viewer's. */
+  timezone: string;
+}
+
+/** XP per day of a student's calendar; failures carry the server's text or a plain fallback. */
+export const xpHeatmapQuery = (request: HeatmapRequest) =>
+  queryOptions({
+    queryKey: homeKeys.heatmap(request),
+    queryFn: async ({ signal }) => {
+      let response: Awaited<ReturnType<typeof fetchHeatmap>>;
+      try {
+        response = await fetchHeatmap(request, signal);
+      } catch (error) {
+        if (error instanceof ApiRequestError) {
+          throw new ApiRequestError(heatmapErrorText(error), error.status, error.code);
+        }
+        throw error;
+      }
+      if (!response.success)
+        throw new ApiRequestError(response.error || HEATMAP_FALLBACK_ERROR, 200, "failed");
+      return response.data;
+    },
+    staleTime: DAILY_XP_REFRESH_MS,
+    refetchInterval: DAILY_XP_REFRESH_MS,
+  });
+
+function fetchHeatmap(request: HeatmapRequest, signal?: AbortSignal) {
+  return apiFetch("/api/learning-metrics/analytics-xp-heatmap", heatmapResponseSchema, {
+    body: request,
+    signal,
+  });
+}
+
+/**
+ * The server's own words when it gave any (its error message, or the `{ error }` of a heatmap
+ * body); an answer without them (an empty body, a proxy's page) gets the plain fallback.
+ */
+function heatmapErrorText(error: ApiRequestError): string {
+  if (error.code !== "http_error") return error.message.trim() || HEATMAP_FALLBACK_ERROR;
+  try {
+    const body = heatmapResponseSchema.partial().safeParse(JSON.parse(error.message));
+    if (body.success) return body.data.error?.trim() || HEATMAP_FALLBACK_ERROR;
+  } catch {
+    // Not JSON: a status line or a page, not a message for people.
+  }
+  return HEATMAP_FALLBACK_ERROR;
+}

@@ -1,0 +1,181 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { useId, useState } from "react";
+import type { StudentSummary } from "../../../shared/contracts/activity";
+import { XpHeatmap } from "../../components/charts/xp-heatmap";
+import { formatXp, gradeLabel } from "../../lib/format";
+import { fullName } from "../auth/auth-state";
+import { useAuth } from "../auth/use-auth";
+import { SELECTED_CHILD_KEY } from "../auth/view-as";
+import { childrenSummaryQuery } from "./api";
+import {
+  dailyGoalOf,
+  EmptyState,
+  goalsMet,
+  HomeHero,
+  Loading,
+  QueryError,
+  Section,
+  Streak,
+  SubjectGoals,
+} from "./parts";
+
+function readSelectedChild(): string | null {
+  try {
+    return localStorage.getItem(SELECTED_CHILD_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function storeSelectedChild(childId: string) {
+  try {
+    localStorage.setItem(SELECTED_CHILD_KEY, childId);
+  } catch {
+    // The choice still holds on this page.
+  }
+}
+
+/** A parent's or guardian's home: a card per child, and the daily XP of the selected child. */
+export function FamilyHome() {
+  const { user } = useAuth();
+  const children = useQuery(childrenSummaryQuery(user.sourcedId));
+  const [chosen, setChosen] = useState<string | null>(readSelectedChild);
+  const selected =
+    children.data?.find((child) => child.sourcedId === chosen) ?? children.data?.[0] ?? undefined;
+
+  return (
+    <div className="space-y-6">
+      <HomeHero />
+      {children.isError && (
+        <QueryError
+          error={children.error}
+          fallback="Could not load your children's day"
+          onRetry={() => children.refetch()}
+        />
+      )}
+      {children.isPending && <Loading label="Loading your children's day" rows={4} />}
+      {children.data &&
+        (children.data.length === 0 ? (
+          <EmptyState icon="👪" title="No children linked yet">
+            Ask your school to link your account to your children's.
+          </EmptyState>
+        ) : (
+          <>
+            <ul aria-label="Your children" className="grid gap-6 md:grid-cols-2">
+              {children.data.map((child) => (
+                <li key={child.sourcedId} className="min-w-0">
+                  <ChildCard child={child} />
+                </li>
+              ))}
+            </ul>
+            {selected && (
+              <ChildHeatmap
+                key={selected.sourcedId}
+                child={selected}
+                choices={children.data}
+                onChoose={(childId) => {
+                  setChosen(childId);
+                  storeSelectedChild(childId);
+                }}
+              />
+            )}
+          </>
+        ))}
+    </div>
+  );
+}
+
+function ChildCard({ child }: { child: StudentSummary }) {
+  const { met, total } = goalsMet(child);
+  const headingId = useId();
+  return (
+    <article
+      aria-labelledby={headingId}
+      className="flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900"
+    >
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <h2 id={headingId} className="text-lg font-bold">
+            {fullName(child)}
+          </h2>
+          {child.grades.length > 0 && (
+            <p className="text-sm text-slate-600 dark:text-slate-300">{gradeLabel(child.grades)}</p>
+          )}
+        </div>
+        <Streak days={child.streak} />
+      </div>
+      <dl className="mt-4 grid grid-cols-2 gap-3">
+        <div className="rounded-xl bg-slate-50 p-3 dark:bg-slate-800">
+          <dt className="text-xs font-medium text-slate-600 dark:text-slate-300">Goals met today</dt>
+          <dd className="text-xl font-bold tabular-nums">
+            {met} / {total}
+          </dd>
+        </div>
+        <div className="rounded-xl bg-slate-50 p-3 dark:bg-slate-800">
+          <dt className="text-xs font-medium text-slate-600 dark:text-slate-300">XP this week</dt>
+          <dd className="text-xl font-bold tabular-nums">{formatXp(child.xpThisWeek)}</dd>
+        </div>
+      </dl>
+      <h3 className="mt-5 mb-2 text-sm font-semibold text-slate-700 dark:text-slate-200">Today</h3>
+      <div className="flex-1">
+        <SubjectGoals subjects={child.subjects} compact />
+      </div>
+      <Link
+        to="/app/children-progress"
+        search={{ childId: child.sourcedId }}
+        aria-label={`See progress of ${fullName(child)}`}
+        className="mt-5 inline-flex items-center gap-1 self-start rounded-lg border border-brand-600 px-3 py-1.5 text-sm font-semibold text-brand-700 hover:bg-brand-50 dark:border-brand-500 dark:text-brand-100 dark:hover:bg-slate-800"
+      >
+        See progress <span aria-hidden="true">→</span>
+      </Link>
+    </article>
+  );
+}
+
+function ChildHeatmap({
+  child,
+  choices,
+  onChoose,
+}: {
+  child: StudentSummary;
+  choices: StudentSummary[];
+  onChoose: (childId: string) => void;
+}) {
+  const selectId = useId();
+  return (
+    <Section
+      title={`${child.givenName}'s daily XP`}
+      description="The last four months, one square per day."
+      actions={
+        choices.length > 1 && (
+          <div className="flex items-center gap-2">
+            <label htmlFor={selectId} className="text-sm font-medium">
+              Child
+            </label>
+            <select
+              id={selectId}
+              value={child.sourcedId}
+              onChange={(event) => onChoose(event.target.value)}
+              className="rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900"
+            >
+              {choices.map((choice) => (
+                <option key={choice.sourcedId} value={choice.sourcedId}>
+                  {fullName(choice)}
+                </option>
+              ))}
+            </select>
+          </div>
+        )
+      }
+    >
+      <XpHeatmap
+        studentId={child.sourcedId}
+        timezone={child.timezone}
+        today={child.today}
+        dailyGoal={dailyGoalOf(child) || 100}
+        label={`${child.givenName}'s daily XP`}
+      />
+    </Section>
+  );
+}

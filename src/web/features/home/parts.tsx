@@ -1,0 +1,324 @@
+import { type ReactNode, useId } from "react";
+import type { StudentSummary } from "../../../shared/contracts/activity";
+import { ROLE_DISPLAY_NAMES } from "../../../shared/roles";
+import { dayLabel, formatXp, weekdayLabel } from "../../lib/format";
+import { ApiRequestError } from "../../lib/http";
+import { fullName } from "../auth/auth-state";
+import { useAuth } from "../auth/use-auth";
+
+/** The top of every home: a greeting, who is signed in (or viewed as), their roles and organisations. */
+export function HomeHero({ children }: { children?: ReactNode }) {
+  const { user } = useAuth();
+  const organisations = new Map(user.roles.map((entry) => [entry.org.sourcedId, entry.org]));
+  const roleNames = [...new Set(user.roles.map((entry) => ROLE_DISPLAY_NAMES[entry.role]))];
+  const chip = "rounded-full bg-white/15 px-2.5 py-0.5 text-xs font-semibold text-white";
+  return (
+    <div className="rounded-2xl bg-gradient-to-r from-brand-700 to-brand-900 p-6 text-white shadow sm:p-8">
+      <p className="text-sm font-medium text-brand-100">{greeting()}</p>
+      <h1 id="welcome" className="mt-1 text-2xl font-extrabold tracking-tight sm:text-3xl">
+        {fullName(user)}
+      </h1>
+      {user.email && <p className="mt-1 text-sm break-all text-brand-100">{user.email}</p>}
+      <div className="mt-4 flex flex-wrap gap-x-4 gap-y-2">
+        {roleNames.length > 0 ? (
+          <ul className="flex flex-wrap gap-1.5" aria-label="Roles">
+            {roleNames.map((name) => (
+              <li key={name} className={chip}>
+                {name}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-sm text-brand-100">You have no role in Dash yet. Ask your school to add one.</p>
+        )}
+        {organisations.size > 0 && (
+          <ul className="flex flex-wrap gap-1.5" aria-label="Organisations">
+            {[...organisations.values()].map((org) => (
+              <li key={org.sourcedId} className={`${chip} bg-white/10 font-medium`}>
+                {org.name}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {children}
+    </div>
+  );
+}
+
+function greeting(now = new Date()): string {
+  const hour = now.getHours();
+  if (hour < 12) return "Good morning";
+  if (hour < 18) return "Good afternoon";
+  return "Good evening";
+}
+
+/** A card section with a heading (h2) and an optional line under it. */
+export function Section({
+  title,
+  description,
+  actions,
+  children,
+  className = "",
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
+  const id = useId();
+  return (
+    <section
+      aria-labelledby={id}
+      className={`min-w-0 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900 ${className}`}
+    >
+      <div className="mb-4 flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
+        <div>
+          <h2 id={id} className="text-lg font-bold">
+            {title}
+          </h2>
+          {description && <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-300">{description}</p>}
+        </div>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** A failed query, in words, with a way to try again. */
+export function QueryError({
+  error,
+  fallback,
+  onRetry,
+}: {
+  error: Error;
+  fallback: string;
+  onRetry?: () => void;
+}) {
+  const message = error instanceof ApiRequestError && error.message.trim() ? error.message : fallback;
+  return (
+    <p
+      role="alert"
+      className="rounded-lg bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200"
+    >
+      {message}
+      {onRetry && (
+        <>
+          {" "}
+          <button type="button" onClick={onRetry} className="font-semibold underline">
+            Try again
+          </button>
+        </>
+      )}
+    </p>
+  );
+}
+
+/** Grey blocks where content is on its way. */
+export function Loading({ label, rows = 3 }: { label: string; rows?: number }) {
+  return (
+    <div role="status" aria-live="polite" className="space-y-3">
+      <span className="sr-only">{label}</span>
+      {Array.from({ length: rows }, (_, index) => `row-${index}`).map((key) => (
+        <div
+          key={key}
+          aria-hidden="true"
+          className="h-8 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800"
+        />
+      ))}
+    </div>
+  );
+}
+
+/** A friendly line where a list is empty. */
+export function EmptyState({ icon, title, children }: { icon: string; title: string; children?: ReactNode }) {
+  return (
+    <div className="rounded-xl border border-dashed border-slate-300 p-6 text-center dark:border-slate-700">
+      <p aria-hidden="true" className="text-3xl">
+        {icon}
+      </p>
+      <p className="mt-2 font-semibold">{title}</p>
+      {children && <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{children}</p>}
+    </div>
+  );
+}
+
+/** Today's XP per subject against its daily goal: a bar, "18 / 30 XP", and a check once met. */
+export function SubjectGoals({
+  subjects,
+  compact = false,
+}: {
+  subjects: StudentSummary["subjects"];
+  compact?: boolean;
+}) {
+  if (subjects.length === 0) {
+    return <p className="text-sm text-slate-600 dark:text-slate-300">No daily goals are set yet.</p>;
+  }
+  return (
+    <ul className={compact ? "space-y-2.5" : "space-y-4"} aria-label="Today's goals">
+      {subjects.map((entry) => {
+        const share = entry.goal > 0 ? Math.min(1, entry.xp / entry.goal) : 1;
+        const figures = `${formatXp(entry.xp)} / ${formatXp(entry.goal)} XP`;
+        return (
+          <li key={entry.subject}>
+            <div className="flex items-center justify-between gap-3 text-sm">
+              <span className="flex items-center gap-1.5 font-semibold">
+                {entry.isComplete ? (
+                  <span
+                    aria-hidden="true"
+                    className="flex h-5 w-5 items-center justify-center rounded-full bg-emerald-600 text-xs text-white dark:bg-emerald-500 dark:text-emerald-950"
+                  >
+                    ✓
+                  </span>
+                ) : (
+                  <span
+                    aria-hidden="true"
+                    className="h-5 w-5 rounded-full border-2 border-slate-300 dark:border-slate-600"
+                  />
+                )}
+                {entry.subject}
+                {entry.isComplete && <span className="sr-only">, goal met</span>}
+              </span>
+              <span
+                className={`tabular-nums ${entry.isComplete ? "font-semibold text-emerald-700 dark:text-emerald-300" : "text-slate-700 dark:text-slate-200"}`}
+              >
+                {figures}
+              </span>
+            </div>
+            <div
+              role="progressbar"
+              aria-label={`${entry.subject} goal`}
+              aria-valuemin={0}
+              aria-valuemax={entry.goal}
+              aria-valuenow={Math.min(entry.xp, entry.goal)}
+              aria-valuetext={`${figures}${entry.isComplete ? ", goal met" : ""}`}
+              className={`mt-1.5 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700 ${compact ? "h-2" : "h-3"}`}
+            >
+              <div
+                className={`h-full rounded-full transition-[width] ${entry.isComplete ? "bg-emerald-600 dark:bg-emerald-400" : "bg-brand-600 dark:bg-brand-500"}`}
+                style={{ width: `${share * 100}%` }}
+              />
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** "🔥 4 school days": consecutive school days with every goal met. */
+export function Streak({ days, size = "md" }: { days: number; size?: "md" | "lg" }) {
+  const text = days === 0 ? "No streak yet" : `${days} school ${days === 1 ? "day" : "days"}`;
+  return (
+    <p
+      title="School days in a row with every goal met"
+      className={`inline-flex items-center gap-1.5 rounded-full bg-amber-100 font-semibold text-amber-900 dark:bg-amber-950 dark:text-amber-100 ${size === "lg" ? "px-4 py-1.5 text-lg" : "px-2.5 py-0.5 text-sm"}`}
+    >
+      <span aria-hidden="true">🔥</span>
+      <span>
+        <span className="sr-only">Streak: </span>
+        {text}
+      </span>
+    </p>
+  );
+}
+
+/** The week Sunday to Saturday: a small bar per day, a mark where every goal was met. */
+export function WeekBars({
+  week,
+  today,
+  dailyGoal,
+}: {
+  week: StudentSummary["week"];
+  today: string;
+  dailyGoal: number;
+}) {
+  const top = Math.max(dailyGoal, ...week.map((day) => day.xp), 1);
+  return (
+    <div>
+      <div className="relative">
+        {dailyGoal > 0 && (
+          <div
+            aria-hidden="true"
+            className="pointer-events-none absolute inset-x-0 border-t border-dashed border-slate-400 dark:border-slate-500"
+            style={{ bottom: `${32 + (dailyGoal / top) * 104}px` }}
+          />
+        )}
+        <ol aria-label="XP per day this week" className="flex h-34 items-end gap-1.5 sm:gap-2">
+          {week.map((day) => {
+            const isToday = day.date === today;
+            const isFuture = day.date > today;
+            const height = (day.xp / top) * 100;
+            return (
+              <li
+                key={day.date}
+                aria-label={`${dayLabel(day.date)}: ${formatXp(day.xp)} XP${day.allGoalsMet && day.xp > 0 ? ", all goals met" : ""}${isToday ? " (today)" : ""}`}
+                className="flex h-full flex-1 flex-col items-center justify-end"
+              >
+                <span aria-hidden="true" className="flex h-[104px] w-full items-end justify-center">
+                  <span
+                    className={`w-full max-w-9 rounded-t-md ${
+                      isFuture
+                        ? "bg-transparent"
+                        : day.allGoalsMet && day.xp > 0
+                          ? "bg-emerald-600 dark:bg-emerald-400"
+                          : isToday
+                            ? "bg-brand-600 dark:bg-brand-500"
+                            : "bg-slate-400 dark:bg-slate-500"
+                    }`}
+                    style={{ height: `${Math.max(day.xp > 0 ? 4 : 2, height)}%` }}
+                  />
+                </span>
+                <span
+                  aria-hidden="true"
+                  className="flex h-4 items-center text-xs text-emerald-700 dark:text-emerald-300"
+                >
+                  {day.allGoalsMet && day.xp > 0 ? "✓" : ""}
+                </span>
+                <span
+                  aria-hidden="true"
+                  className={`h-4 text-xs ${isToday ? "font-bold text-slate-900 dark:text-white" : "text-slate-600 dark:text-slate-300"}`}
+                >
+                  {weekdayLabel(day.date).slice(0, 2)}
+                </span>
+              </li>
+            );
+          })}
+        </ol>
+      </div>
+      {week.every((day) => day.xp === 0) && (
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">
+          No XP yet this week. Each day's bar grows as apps report.
+        </p>
+      )}
+      <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-300">
+        <span className="flex items-center gap-1">
+          <span aria-hidden="true" className="h-2.5 w-2.5 rounded-sm bg-emerald-600 dark:bg-emerald-400" />
+          All goals met ✓
+        </span>
+        <span className="flex items-center gap-1">
+          <span
+            aria-hidden="true"
+            className="w-4 border-t border-dashed border-slate-400 dark:border-slate-500"
+          />
+          Daily goal ({formatXp(dailyGoal)} XP)
+        </span>
+      </p>
+    </div>
+  );
+}
+
+/** The sum of a student's daily goals: a full day's XP. */
+export function dailyGoalOf(summary: Pick<StudentSummary, "subjects">): number {
+  return summary.subjects.reduce((total, entry) => total + entry.goal, 0);
+}
+
+/** Subjects whose goal is met today, out of all. */
+export function goalsMet(summary: Pick<StudentSummary, "subjects">): { met: number; total: number } {
+  return {
+    met: summary.subjects.filter((entry) => entry.isComplete).length,
+    total: summary.subjects.length,
+  };
+}

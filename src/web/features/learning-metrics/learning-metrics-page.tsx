@@ -1,0 +1,399 @@
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
+import { Link, useNavigate, useSearch } from "@tanstack/react-router";
+import { useId } from "react";
+import type { z } from "zod";
+import {
+  type LearningMetrics,
+  learningMetricsResponseSchema,
+  type MetricsView,
+} from "../../../shared/contracts/activity";
+import type { searchSchemas } from "../../../shared/routes";
+import { isIsoDate } from "../../../shared/search";
+import { addDays, localDateOf } from "../../../shared/time-zone";
+import { Card, PageHeader } from "../../components/page-header";
+import { buttonClass, TextField } from "../../components/ui/form";
+import { apiFetch } from "../../lib/http";
+import { useAuth } from "../auth/use-auth";
+import { childrenSummaryQuery, guideStudentsQuery } from "../home/api";
+import { MetricsChart } from "./metrics-chart";
+import {
+  downloadCsv,
+  groupsOf,
+  MetricsTable,
+  PERIOD_HEADINGS,
+  type TableModel,
+  tableOf,
+} from "./metrics-table";
+
+type MetricsSearch = z.output<typeof searchSchemas.learningMetrics>;
+
+const VIEWS: { id: MetricsView; label: string }[] = [
+  { id: "daily", label: "Daily" },
+  { id: "weekly", label: "Weekly" },
+  { id: "monthly", label: "Monthly" },
+];
+/** The school's days, as the server counts its default range. */
+const SCHOOL_TIME_ZONE = "America/New_York";
+const ALL = "__all";
+const SOME = "__some";
+const CLASS = "__class";
+
+const metricsQuery = (params: Record<string, string>) =>
+  queryOptions({
+    queryKey: ["learning-metrics", params],
+    queryFn: ({ signal }) =>
+      apiFetch(`/api/learning-metrics?${new URLSearchParams(params)}`, learningMetricsResponseSchema, {
+        signal,
+      }),
+    select: (response) => response.data,
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+
+/** What the address asks for, as the API's query; the server fills in the same defaults. */
+function requestOf(search: MetricsSearch, dates: { startDate: string; endDate: string }) {
+  const params: Record<string, string> = {
+    view: search.view ?? "daily",
+    startDate: dates.startDate,
+    endDate: dates.endDate,
+    groupBy: search.groupByApp ? "app" : "subject",
+  };
+  if (search.studentId) params.studentId = search.studentId;
+  else if (search.studentIds) params.studentIds = search.studentIds.join(",");
+  else if (search.classId) params.classId = search.classId;
+  else if (search.allStudents) params.allStudents = "1";
+  return params;
+}
+
+/** The goal line: per student, times the students shown; a week counts five school days. */
+function goalOf(data: LearningMetrics): { value: number; label: string } | null {
+  const students = Math.max(data.students.length, 1);
+  const perStudent = students > 1 ? ` × ${students} students` : "";
+  if (data.view === "daily") return { value: data.dailyGoal * students, label: `Daily goal${perStudent}` };
+  if (data.view === "weekly")
+    return { value: data.dailyGoal * 5 * students, label: `Weekly goal (5 days)${perStudent}` };
+  return null;
+}
+
+export function LearningMetricsPage() {
+  const search = useSearch({ strict: false }) as MetricsSearch;
+  const navigate = useNavigate();
+  const { activeRole, user } = useAuth();
+  const view = search.view ?? "daily";
+  const today = localDateOf(new Date(), SCHOOL_TIME_ZONE);
+  const endDate = search.endDate ?? (search.startDate && search.startDate > today ? search.startDate : today);
+  const startDate = search.startDate ?? addDays(endDate, -29);
+  const showDailyGoal = search.showDailyGoal ?? true;
+  const showAllMetrics = search.showAllMetrics ?? false;
+
+  const setSearch = (next: Partial<MetricsSearch>) =>
+    void navigate({ to: "/app/learning-metrics", search: { ...search, ...next } as never });
+
+  const metrics = useQuery(metricsQuery(requestOf(search, { startDate, endDate })));
+  const data = metrics.data;
+  const groups = data ? groupsOf(data) : [];
+  const table: TableModel | null = data ? tableOf(data, groups, { showAllMetrics }) : null;
+  const goal = data && showDailyGoal ? goalOf(data) : null;
+
+  return (
+    <div>
+      <PageHeader
+        title="Learning metrics"
+        description="XP, time, accuracy and mastery by day, week or month, in each student's own days."
+        actions={
+          <button
+            type="button"
+            className={buttonClass("secondary", "inline-flex items-center gap-2")}
+            disabled={!table || table.rows.length === 0}
+            onClick={() =>
+              table && data && downloadCsv(table, `learning-metrics-${data.startDate}-${data.endDate}.csv`)
+            }
+          >
+            <span aria-hidden="true">⬇</span> Download CSV
+          </button>
+        }
+      />
+
+      <Card className="mb-6">
+        <div
+          role="tablist"
+          aria-label="Period"
+          className="inline-flex rounded-lg border border-slate-300 bg-slate-100 p-1 dark:border-slate-700 dark:bg-slate-800"
+        >
+          {VIEWS.map((entry) => (
+            <Link
+              key={entry.id}
+              id={`metrics-view-${entry.id}`}
+              to="/app/learning-metrics"
+              search={{ ...search, view: entry.id } as never}
+              role="tab"
+              aria-selected={view === entry.id}
+              aria-controls="metrics-panel"
+              className={`rounded-md px-4 py-1.5 text-sm font-semibold ${
+                view === entry.id
+                  ? "bg-white text-brand-700 shadow-sm dark:bg-slate-950 dark:text-brand-100"
+                  : "text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white"
+              }`}
+            >
+              {entry.label}
+            </Link>
+          ))}
+        </div>
+
+        <div className="mt-5 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <TextField
+            label="From"
+            type="date"
+            value={startDate}
+            max={endDate}
+            onChange={(event) =>
+              setSearch({ startDate: isIsoDate(event.target.value) ? event.target.value : undefined })
+            }
+          />
+          <TextField
+            label="To"
+            type="date"
+            value={endDate}
+            min={startDate}
+            onChange={(event) =>
+              setSearch({ endDate: isIsoDate(event.target.value) ? event.target.value : undefined })
+            }
+          />
+          {activeRole !== "student" && (
+            <StudentPicker
+              search={search}
+              role={activeRole}
+              userId={user.sourcedId}
+              onPick={(value) =>
+                setSearch({
+                  studentId: value === ALL || value === SOME || value === CLASS ? undefined : value,
+                  studentIds: value === SOME ? search.studentIds : undefined,
+                  classId: value === CLASS ? search.classId : undefined,
+                  allStudents: value === ALL ? "1" : undefined,
+                })
+              }
+            />
+          )}
+        </div>
+
+        <fieldset className="mt-5 flex flex-wrap gap-x-6 gap-y-3">
+          <legend className="sr-only">Display</legend>
+          <Toggle
+            label="Group by app"
+            checked={Boolean(search.groupByApp)}
+            onChange={(checked) => setSearch({ groupByApp: checked || undefined })}
+          />
+          <Toggle
+            label="Show daily goal"
+            checked={showDailyGoal}
+            onChange={(checked) => setSearch({ showDailyGoal: checked ? undefined : false })}
+          />
+          <Toggle
+            label="Show all metrics"
+            checked={showAllMetrics}
+            onChange={(checked) => setSearch({ showAllMetrics: checked ? true : undefined })}
+          />
+        </fieldset>
+      </Card>
+
+      <div
+        id="metrics-panel"
+        role="tabpanel"
+        aria-labelledby={`metrics-view-${view}`}
+        aria-busy={metrics.isFetching}
+      >
+        {metrics.isError && (
+          <Card className="mb-6 border-red-200 dark:border-red-900">
+            <p role="alert" className="text-red-700 dark:text-red-300">
+              <span className="font-semibold">Could not load the learning metrics.</span>{" "}
+              {metrics.error.message}
+            </p>
+            <button
+              type="button"
+              className={buttonClass("secondary", "mt-3")}
+              onClick={() => metrics.refetch()}
+            >
+              Try again
+            </button>
+          </Card>
+        )}
+        {!data && metrics.isPending && (
+          <Card>
+            <p role="status" className="text-slate-600 dark:text-slate-300">
+              Loading learning metrics…
+            </p>
+          </Card>
+        )}
+        {data && table && !metrics.isError && (
+          <Results data={data} table={table} groups={groups} goal={goal} showDailyGoal={showDailyGoal} />
+        )}
+      </div>
+    </div>
+  );
+}
+
+function Results({
+  data,
+  table,
+  groups,
+  goal,
+  showDailyGoal,
+}: {
+  data: LearningMetrics;
+  table: TableModel;
+  groups: ReturnType<typeof groupsOf>;
+  goal: ReturnType<typeof goalOf>;
+  showDailyGoal: boolean;
+}) {
+  const who =
+    data.students.length === 1
+      ? `${data.students[0]?.givenName} ${data.students[0]?.familyName}`
+      : `${data.students.length} students`;
+  const range = `${data.startDate} to ${data.endDate}`;
+  if (data.rows.length === 0) {
+    return (
+      <Card>
+        <h2 className="text-lg font-bold">No learning activity</h2>
+        <p className="mt-1 text-slate-600 dark:text-slate-300">
+          {data.students.length === 0
+            ? "There are no students to show here."
+            : `Nothing was recorded for ${who} from ${range}. Try a longer date range.`}
+        </p>
+      </Card>
+    );
+  }
+  const totals = data.rows.reduce(
+    (sum, row) => ({
+      xp: sum.xp + row.xp,
+      active: sum.active + row.activeSeconds,
+      questions: sum.questions + row.totalQuestions,
+      correct: sum.correct + row.correctQuestions,
+      mastered: sum.mastered + row.masteredUnits,
+    }),
+    { xp: 0, active: 0, questions: 0, correct: 0, mastered: 0 },
+  );
+  const stats = [
+    { label: "Total XP", value: (Math.round(totals.xp * 10) / 10).toLocaleString() },
+    { label: "Active time", value: duration(totals.active) },
+    {
+      label: "Accuracy",
+      value: totals.questions ? `${Math.round((totals.correct / totals.questions) * 100)}%` : "—",
+    },
+    { label: "Units mastered", value: totals.mastered.toLocaleString() },
+  ];
+  return (
+    <div className="space-y-6">
+      <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        {stats.map((stat) => (
+          <div
+            key={stat.label}
+            className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+          >
+            <dt className="text-sm text-slate-600 dark:text-slate-300">{stat.label}</dt>
+            <dd className="mt-1 text-xl font-extrabold tabular-nums sm:text-2xl">{stat.value}</dd>
+          </div>
+        ))}
+      </dl>
+      <Card>
+        <figure aria-labelledby="metrics-chart-title">
+          <figcaption id="metrics-chart-title" className="mb-3">
+            <span className="text-lg font-bold">XP per {PERIOD_HEADINGS[data.view].toLowerCase()}</span>
+            <span className="block text-sm text-slate-600 dark:text-slate-300">
+              {who}, {range}, by {data.groupBy === "app" ? "app" : "subject"}.
+              {showDailyGoal && !goal && " The goal line shows in the daily and weekly views."}
+            </span>
+          </figcaption>
+          <MetricsChart data={data} groups={groups} goal={goal} />
+        </figure>
+      </Card>
+      <Card>
+        <h2 className="mb-3 text-lg font-bold">The numbers</h2>
+        <MetricsTable table={table} caption={`Learning metrics of ${who}, ${range}`} />
+      </Card>
+    </div>
+  );
+}
+
+function duration(seconds: number): string {
+  const minutes = Math.round(seconds / 60);
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+function Toggle({
+  label,
+  checked,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <label className="inline-flex cursor-pointer items-center gap-2 text-sm font-medium">
+      <input
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+        className="size-4 rounded border-slate-300 accent-brand-600"
+      />
+      {label}
+    </label>
+  );
+}
+
+const adminStudentsQuery = (today: string) =>
+  metricsQuery({ allStudents: "1", startDate: today, endDate: today });
+
+/** Guides pick among their students, families among their children, administrators among everyone. */
+function StudentPicker({
+  search,
+  role,
+  userId,
+  onPick,
+}: {
+  search: MetricsSearch;
+  role: ReturnType<typeof useAuth>["activeRole"];
+  userId: string;
+  onPick: (value: string) => void;
+}) {
+  const id = useId();
+  const isGuide = role === "teacher";
+  const isFamily = role === "parent" || role === "guardian";
+  const guide = useQuery({ ...guideStudentsQuery(userId), enabled: isGuide });
+  const family = useQuery({ ...childrenSummaryQuery(userId), enabled: isFamily });
+  const admin = useQuery({
+    ...adminStudentsQuery(localDateOf(new Date(), SCHOOL_TIME_ZONE)),
+    enabled: role === "administrator",
+  });
+  const list = (isGuide ? guide.data : isFamily ? family.data : admin.data?.students) ?? [];
+  const students = [...list].sort((a, b) =>
+    `${a.familyName} ${a.givenName}`.localeCompare(`${b.familyName} ${b.givenName}`),
+  );
+  const value = search.studentId ?? (search.studentIds ? SOME : search.classId ? CLASS : ALL);
+  const allLabel = isGuide ? "All my students" : isFamily ? "All my children" : "All students";
+  return (
+    <div>
+      <label htmlFor={id} className="text-sm font-medium">
+        Student
+      </label>
+      <select
+        id={id}
+        value={value}
+        onChange={(event) => onPick(event.target.value)}
+        className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-base shadow-sm dark:border-slate-700 dark:bg-slate-950"
+      >
+        <option value={ALL}>{allLabel}</option>
+        {search.studentIds && <option value={SOME}>{search.studentIds.length} chosen students</option>}
+        {search.classId && <option value={CLASS}>One class</option>}
+        {search.studentId && !students.some((student) => student.sourcedId === search.studentId) && (
+          <option value={search.studentId}>Chosen student</option>
+        )}
+        {students.map((student) => (
+          <option key={student.sourcedId} value={student.sourcedId}>
+            {student.givenName} {student.familyName}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

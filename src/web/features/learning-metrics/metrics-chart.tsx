@@ -1,0 +1,121 @@
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import type { LearningMetrics } from "../../../shared/contracts/activity";
+import { type MetricsGroup, periodsOf } from "./metrics-table";
+
+const SHORT_DAY = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+const SHORT_MONTH = new Intl.DateTimeFormat("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
+
+function shortLabel(view: LearningMetrics["view"], period: string): string {
+  const date = new Date(`${period}T12:00:00Z`);
+  return view === "monthly" ? SHORT_MONTH.format(date) : SHORT_DAY.format(date);
+}
+
+/** XP per period, stacked by group, summed over the students shown; a dashed line for the goal. */
+export function MetricsChart({
+  data,
+  groups,
+  goal,
+}: {
+  data: LearningMetrics;
+  groups: MetricsGroup[];
+  goal: { value: number; label: string } | null;
+}) {
+  const index = new Map(groups.map((group, position) => [group.key, `g${position}`]));
+  const byPeriod = new Map<string, Record<string, number | string>>(
+    periodsOf(data.view, data.startDate, data.endDate).map((period) => [
+      period,
+      { period, label: shortLabel(data.view, period) },
+    ]),
+  );
+  for (const row of data.rows) {
+    const point = byPeriod.get(row.period);
+    const key = index.get(row.group);
+    if (!point || !key) continue;
+    point[key] = Math.round(((Number(point[key]) || 0) + row.xp) * 100) / 100;
+  }
+  const points = [...byPeriod.values()];
+
+  return (
+    <div className="w-full text-slate-600 dark:text-slate-300">
+      <div className="h-72 sm:h-80">
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={points} margin={{ top: 16, right: 8, bottom: 0, left: -8 }}>
+            <CartesianGrid
+              strokeDasharray="3 3"
+              stroke="currentColor"
+              strokeOpacity={0.15}
+              vertical={false}
+            />
+            <XAxis
+              dataKey="label"
+              tick={{ fill: "currentColor", fontSize: 12 }}
+              stroke="currentColor"
+              strokeOpacity={0.4}
+              minTickGap={12}
+            />
+            <YAxis
+              tick={{ fill: "currentColor", fontSize: 12 }}
+              stroke="currentColor"
+              strokeOpacity={0.4}
+              allowDecimals={false}
+              width={48}
+              domain={[0, "auto"]}
+            />
+            <Tooltip
+              cursor={{ fill: "currentColor", fillOpacity: 0.08 }}
+              contentStyle={{
+                borderRadius: 8,
+                border: "1px solid rgb(148 163 184 / 0.4)",
+                background: "var(--tooltip-bg, white)",
+                color: "inherit",
+              }}
+              wrapperClassName="[--tooltip-bg:white] dark:[--tooltip-bg:#0f172a]"
+              formatter={(value, name) => [`${Number(value).toLocaleString()} XP`, name]}
+            />
+            <Legend wrapperStyle={{ fontSize: 12, paddingTop: 8 }} />
+            {groups.map((group) => (
+              <Bar
+                key={group.key}
+                dataKey={index.get(group.key) as string}
+                name={group.name}
+                stackId="xp"
+                fill={group.color}
+                maxBarSize={48}
+                isAnimationActive={false}
+              />
+            ))}
+            {goal && (
+              <ReferenceLine
+                y={goal.value}
+                stroke="#dc2626"
+                strokeDasharray="6 4"
+                strokeWidth={2}
+                ifOverflow="extendDomain"
+              />
+            )}
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      {goal && (
+        <p className="mt-1 flex items-center justify-center gap-2 text-xs">
+          <svg aria-hidden="true" width="24" height="4" className="shrink-0">
+            <line x1="0" y1="2" x2="24" y2="2" stroke="#dc2626" strokeWidth="2" strokeDasharray="6 4" />
+          </svg>
+          <span>
+            {goal.label}: {goal.value.toLocaleString()} XP
+          </span>
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,228 @@
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { type LearningMetricsRow, learningMetricsResponseSchema } from "../../../shared/contracts/activity";
+import { addDays, weekStartOf } from "../../../shared/time-zone";
+import { Card, PageHeader } from "../../components/page-header";
+import { dayLabel } from "../../lib/format";
+import { apiFetch } from "../../lib/http";
+import { fullName } from "../auth/auth-state";
+import { useAuth } from "../auth/use-auth";
+import { studentHomeQuery } from "../xp/api";
+import { type PickedStudent, StudentPicker } from "../xp/student-picker";
+
+type View = "daily" | "weekly";
+
+export interface TimebackPeriod {
+  period: string;
+  activeMinutes: number;
+  wastedMinutes: number;
+  /** XP is credited learning in minutes: what was credited beyond the minutes spent is time won back. */
+  savedMinutes: number;
+  xp: number;
+}
+
+/** Time on task against the time saved, for every period listed (periods without learning count zero). */
+export function timebackPeriods(
+  rows: readonly LearningMetricsRow[],
+  periods: readonly string[],
+): TimebackPeriod[] {
+  const byPeriod = new Map<string, { active: number; waste: number; xp: number }>(
+    periods.map((period) => [period, { active: 0, waste: 0, xp: 0 }]),
+  );
+  for (const row of rows) {
+    const entry = byPeriod.get(row.period) ?? { active: 0, waste: 0, xp: 0 };
+    entry.active += row.activeSeconds;
+    entry.waste += row.wasteSeconds;
+    entry.xp += row.xp;
+    byPeriod.set(row.period, entry);
+  }
+  return [...byPeriod.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([period, entry]) => {
+      const activeMinutes = Math.round(entry.active / 60);
+      return {
+        period,
+        activeMinutes,
+        wastedMinutes: Math.round(entry.waste / 60),
+        savedMinutes: Math.max(0, Math.round(entry.xp - activeMinutes)),
+        xp: Math.round(entry.xp),
+      };
+    });
+}
+
+/** /app/timeback: minutes spent learning, minutes wasted and minutes won back, by day or week. */
+export function TimebackPage() {
+  const { activeRole, user } = useAuth();
+  const [picked, setPicked] = useState<PickedStudent | null>(null);
+  const [view, setView] = useState<View>("daily");
+  const student = activeRole === "student" ? { sourcedId: user.sourcedId, name: fullName(user) } : picked;
+  const home = useQuery({ ...studentHomeQuery(student?.sourcedId ?? ""), enabled: Boolean(student) });
+  const today = home.data?.data.summary.today;
+  const startDate = today
+    ? view === "daily"
+      ? addDays(today, -27)
+      : addDays(weekStartOf(today), -7 * 11)
+    : "";
+  const metrics = useQuery({
+    queryKey: ["timeback", student?.sourcedId, view, startDate, today],
+    queryFn: ({ signal }) =>
+      apiFetch(
+        `/api/learning-metrics?${new URLSearchParams({ view, startDate, endDate: today ?? "", studentId: student?.sourcedId ?? "" })}`,
+        learningMetricsResponseSchema,
+        { signal },
+      ),
+    enabled: Boolean(student && today),
+  });
+  const step = view === "daily" ? 1 : 7;
+  const expected =
+    startDate && today
+      ? Array.from({ length: view === "daily" ? 28 : 12 }, (_, index) => addDays(startDate, index * step))
+      : [];
+  const periods = metrics.data ? timebackPeriods(metrics.data.data.rows, expected) : [];
+  const totals = periods.reduce(
+    (sum, period) => ({
+      active: sum.active + period.activeMinutes,
+      saved: sum.saved + period.savedMinutes,
+      wasted: sum.wasted + period.wastedMinutes,
+    }),
+    { active: 0, saved: 0, wasted: 0 },
+  );
+  const chartData = periods.map((period) => ({ ...period, label: dayLabel(period.period) }));
+
+  return (
+    <div>
+      <PageHeader
+        title="Timeback"
+        description="Minutes of focused learning, minutes wasted, and the minutes won back: XP credits learning in minutes, so XP beyond the time spent is time back."
+      />
+      <Card className="mb-6">
+        <div className="flex flex-wrap items-end gap-4">
+          {activeRole !== "student" && (
+            <div className="min-w-64">
+              <StudentPicker selected={picked} onSelect={setPicked} autoSelect />
+            </div>
+          )}
+          <fieldset className="flex gap-2">
+            <legend className="sr-only">Period</legend>
+            {(["daily", "weekly"] as const).map((option) => (
+              <label
+                key={option}
+                className={`cursor-pointer rounded-lg border px-3 py-1.5 text-sm font-semibold has-[:focus-visible]:outline-2 ${view === option ? "border-brand-600 bg-brand-50 text-brand-700 dark:bg-slate-800 dark:text-brand-100" : "border-slate-300 dark:border-slate-700"}`}
+              >
+                <input
+                  type="radio"
+                  name="timeback-view"
+                  value={option}
+                  checked={view === option}
+                  onChange={() => setView(option)}
+                  className="sr-only"
+                />
+                {option === "daily" ? "Last 4 weeks, by day" : "Last 12 weeks, by week"}
+              </label>
+            ))}
+          </fieldset>
+        </div>
+      </Card>
+      {(home.isError || metrics.isError) && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {(home.error ?? metrics.error)?.message}
+        </p>
+      )}
+      {student && metrics.data && (
+        <div className="space-y-6">
+          <div className="grid gap-4 sm:grid-cols-3">
+            {[
+              ["Time on task", totals.active, "text-brand-700 dark:text-brand-100"],
+              ["Time back", totals.saved, "text-emerald-700 dark:text-emerald-300"],
+              ["Time wasted", totals.wasted, "text-amber-700 dark:text-amber-300"],
+            ].map(([label, minutes, color]) => (
+              <Card key={label as string}>
+                <p className="text-sm text-slate-600 dark:text-slate-300">{label}</p>
+                <p className={`mt-1 text-3xl font-extrabold ${color}`}>
+                  {Math.floor((minutes as number) / 60)} h {(minutes as number) % 60} min
+                </p>
+              </Card>
+            ))}
+          </div>
+          <Card>
+            <h2 className="text-lg font-bold">{student.name}</h2>
+            {totals.active + totals.wasted === 0 ? (
+              <p className="mt-2 text-slate-600 dark:text-slate-300">No learning reported in this period.</p>
+            ) : (
+              <>
+                <div
+                  className="mt-4 h-72"
+                  role="img"
+                  aria-label={`Minutes per ${view === "daily" ? "day" : "week"}: on task, back and wasted`}
+                >
+                  <ResponsiveContainer width="100%" height="100%">
+                    <BarChart data={chartData}>
+                      <CartesianGrid strokeDasharray="3 3" vertical={false} />
+                      <XAxis dataKey="label" tick={{ fontSize: 11 }} />
+                      <YAxis
+                        tick={{ fontSize: 11 }}
+                        width={40}
+                        label={{ value: "minutes", angle: -90, position: "insideLeft", fontSize: 11 }}
+                      />
+                      <Tooltip />
+                      <Legend />
+                      <Bar
+                        dataKey="activeMinutes"
+                        name="On task"
+                        stackId="time"
+                        fill="#2563eb"
+                        isAnimationActive={false}
+                      />
+                      <Bar
+                        dataKey="savedMinutes"
+                        name="Back"
+                        stackId="time"
+                        fill="#059669"
+                        isAnimationActive={false}
+                      />
+                      <Bar dataKey="wastedMinutes" name="Wasted" fill="#d97706" isAnimationActive={false} />
+                    </BarChart>
+                  </ResponsiveContainer>
+                </div>
+                <table className="mt-6 w-full text-left text-sm">
+                  <caption className="sr-only">Minutes per period</caption>
+                  <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
+                    <tr>
+                      <th scope="col" className="py-2">
+                        {view === "daily" ? "Day" : "Week of"}
+                      </th>
+                      <th scope="col" className="py-2 text-right">
+                        On task
+                      </th>
+                      <th scope="col" className="py-2 text-right">
+                        Back
+                      </th>
+                      <th scope="col" className="py-2 text-right">
+                        Wasted
+                      </th>
+                      <th scope="col" className="py-2 text-right">
+                        XP
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                    {periods.map((period) => (
+                      <tr key={period.period}>
+                        <td className="py-1.5">{dayLabel(period.period)}</td>
+                        <td className="py-1.5 text-right">{period.activeMinutes} min</td>
+                        <td className="py-1.5 text-right">{period.savedMinutes} min</td>
+                        <td className="py-1.5 text-right">{period.wastedMinutes} min</td>
+                        <td className="py-1.5 text-right">{period.xp}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </>
+            )}
+          </Card>
+        </div>
+      )}
+    </div>
+  );
+}

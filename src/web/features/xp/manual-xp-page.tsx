@@ -1,0 +1,227 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { Card, PageHeader } from "../../components/page-header";
+import { buttonClass } from "../../components/ui/form";
+import { awardXp, xpKeys } from "./api";
+import { type PickedStudent, SELECT_CLASS, StudentPicker } from "./student-picker";
+import { formatXp, XpHistoryList } from "./xp-history";
+
+export const SUBJECTS = ["Math", "Reading", "Language", "Science"] as const;
+
+const INPUT_CLASS =
+  "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-base shadow-sm focus:border-brand-600 dark:border-slate-700 dark:bg-slate-950";
+
+/** A fresh key per form fill: a double click or a retry of the same fill counts once. */
+function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  // Outside a secure context randomUUID is missing; 16 random bytes do the same job.
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+    byte.toString(16).padStart(2, "0"),
+  ).join("");
+}
+
+interface Confirmation {
+  studentName: string;
+  amount: number;
+  subject: string;
+  isReplay: boolean;
+}
+
+export function ManualXpPage() {
+  const queryClient = useQueryClient();
+  const [student, setStudent] = useState<PickedStudent | null>(null);
+  const [direction, setDirection] = useState<"award" | "deduct">("award");
+  const [amount, setAmount] = useState("");
+  const [subject, setSubject] = useState("");
+  const [reason, setReason] = useState("");
+  const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const ids = { amount: useId(), subject: useId(), reason: useId(), amountHint: useId(), history: useId() };
+
+  const award = useMutation({
+    mutationFn: awardXp,
+    onSuccess: (result, input) => {
+      setConfirmation({
+        studentName: student?.name ?? "the student",
+        amount: input.amount,
+        subject: input.subject,
+        isReplay: result.isReplay,
+      });
+      // The next award is a new form fill with its own key.
+      setIdempotencyKey(newIdempotencyKey());
+      setAmount("");
+      setReason("");
+      queryClient.invalidateQueries({ queryKey: xpKeys.all });
+    },
+    onError: (error) => setProblem(error.message),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (award.isPending) return;
+    setProblem(null);
+    setConfirmation(null);
+    const value = Number(amount);
+    if (!student) return setProblem("Choose a student.");
+    if (!Number.isFinite(value) || value <= 0) return setProblem("Enter an amount greater than 0.");
+    if (!subject) return setProblem("Choose a subject.");
+    if (reason.trim().length < 3) return setProblem("Give a reason of at least 3 characters.");
+    award.mutate({
+      studentId: student.sourcedId,
+      amount: direction === "deduct" ? -value : value,
+      subject,
+      reason: reason.trim(),
+      idempotencyKey,
+    });
+  }
+
+  const chooseStudent = (next: PickedStudent | null) => {
+    setStudent(next);
+    setConfirmation(null);
+    setProblem(null);
+  };
+
+  return (
+    <div>
+      <PageHeader
+        title="Manual XP"
+        description="Award or deduct XP for a student, with a reason. Every entry is kept in the student's history."
+      />
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+        <Card>
+          <h2 className="text-lg font-bold">New entry</h2>
+          <form onSubmit={submit} noValidate className="mt-4 space-y-5">
+            <StudentPicker selected={student} onSelect={chooseStudent} wide />
+            <fieldset>
+              <legend className="text-sm font-medium">Award or deduct</legend>
+              <div className="mt-1 grid grid-cols-2 gap-2 sm:max-w-sm">
+                {(
+                  [
+                    ["award", "Award", "Add XP"],
+                    ["deduct", "Deduct", "Take XP away"],
+                  ] as const
+                ).map(([value, label, hint]) => (
+                  <label
+                    key={value}
+                    className={`flex cursor-pointer flex-col rounded-lg border-2 px-3 py-2 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600 ${
+                      direction === value
+                        ? value === "award"
+                          ? "border-emerald-600 bg-emerald-50 dark:border-emerald-400 dark:bg-emerald-950"
+                          : "border-red-600 bg-red-50 dark:border-red-400 dark:bg-red-950"
+                        : "border-slate-300 bg-white dark:border-slate-700 dark:bg-slate-950"
+                    }`}
+                  >
+                    <span className="flex items-center gap-2 font-semibold">
+                      <input
+                        type="radio"
+                        name="direction"
+                        value={value}
+                        checked={direction === value}
+                        onChange={() => setDirection(value)}
+                        className="size-4 accent-brand-600"
+                      />
+                      {label}
+                    </span>
+                    <span className="text-xs text-slate-600 dark:text-slate-300">{hint}</span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <div>
+                <label htmlFor={ids.amount} className="text-sm font-medium">
+                  Amount (XP)
+                </label>
+                <input
+                  id={ids.amount}
+                  type="number"
+                  inputMode="decimal"
+                  min={0.01}
+                  max={500}
+                  step={0.01}
+                  required
+                  value={amount}
+                  onChange={(event) => setAmount(event.target.value)}
+                  aria-describedby={ids.amountHint}
+                  className={`${INPUT_CLASS} h-11`}
+                />
+                <p id={ids.amountHint} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+                  Up to 500 XP, at most two decimals.
+                </p>
+              </div>
+              <div>
+                <label htmlFor={ids.subject} className="text-sm font-medium">
+                  Subject
+                </label>
+                <select
+                  id={ids.subject}
+                  required
+                  value={subject}
+                  onChange={(event) => setSubject(event.target.value)}
+                  className={SELECT_CLASS}
+                >
+                  <option value="">Choose a subject…</option>
+                  {SUBJECTS.map((name) => (
+                    <option key={name} value={name}>
+                      {name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            </div>
+            <div>
+              <label htmlFor={ids.reason} className="text-sm font-medium">
+                Reason
+              </label>
+              <textarea
+                id={ids.reason}
+                required
+                minLength={3}
+                maxLength={500}
+                rows={3}
+                value={reason}
+                onChange={(event) => setReason(event.target.value)}
+                placeholder="What is this for? The student and their family can see it."
+                className={INPUT_CLASS}
+              />
+            </div>
+            {problem && (
+              <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-300">
+                {problem}
+              </p>
+            )}
+            <div aria-live="polite">
+              {confirmation && (
+                <p className="rounded-lg border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100">
+                  {confirmation.isReplay
+                    ? `This entry was already recorded for ${confirmation.studentName}; it counts once.`
+                    : `${confirmation.amount < 0 ? "Deducted" : "Awarded"} ${formatXp(Math.abs(confirmation.amount))} in ${confirmation.subject} ${confirmation.amount < 0 ? "from" : "to"} ${confirmation.studentName}.`}
+                </p>
+              )}
+            </div>
+            <button
+              type="submit"
+              disabled={award.isPending}
+              className={buttonClass("primary", "w-full sm:w-auto")}
+            >
+              {award.isPending ? "Saving…" : direction === "award" ? "Award XP" : "Deduct XP"}
+            </button>
+          </form>
+        </Card>
+        <Card>
+          <h2 id={ids.history} className="text-lg font-bold">
+            {student ? `Recent XP of ${student.name}` : "Recent XP"}
+          </h2>
+          {student ? (
+            <XpHistoryList studentId={student.sourcedId} headingId={ids.history} />
+          ) : (
+            <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">
+              Choose a student to see their recent XP.
+            </p>
+          )}
+        </Card>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { buttonClass } from "../../components/ui/form";
+import { xpHistoryQuery } from "./api";
+
+const PAGE = 20;
+
+/** `+5 XP`, `−2.5 XP`. */
+export function formatXp(amount: number, { signed = false } = {}): string {
+  const value = Math.abs(amount).toLocaleString(undefined, { maximumFractionDigits: 2 });
+  if (amount < 0) return `−${value} XP`;
+  return `${signed && amount > 0 ? "+" : ""}${value} XP`;
+}
+
+export function formatDate(isoDate: string): string {
+  return new Date(`${isoDate}T12:00:00Z`).toLocaleDateString(undefined, {
+    weekday: "short",
+    month: "short",
+    day: "numeric",
+    year: "numeric",
+    timeZone: "UTC",
+  });
+}
+
+export function amountClass(amount: number): string {
+  if (amount < 0) return "text-red-700 dark:text-red-300";
+  if (amount > 0) return "text-emerald-700 dark:text-emerald-300";
+  return "text-slate-600 dark:text-slate-300";
+}
+
+/** A student's XP entries, newest first, each with its reason and who gave manual ones. */
+export function XpHistoryList({ studentId, headingId }: { studentId: string; headingId?: string }) {
+  const [limit, setLimit] = useState(PAGE);
+  const history = useQuery({ ...xpHistoryQuery(studentId, limit), placeholderData: keepPreviousData });
+
+  if (history.isError)
+    return (
+      <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
+        Could not load the XP history: {history.error.message}
+      </p>
+    );
+  if (history.isPending) return <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">Loading…</p>;
+  const entries = history.data.data;
+  if (entries.length === 0)
+    return <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">No XP has been recorded yet.</p>;
+  return (
+    <>
+      <ul aria-labelledby={headingId} className="mt-3 divide-y divide-slate-100 dark:divide-slate-800">
+        {entries.map((entry) => (
+          <li key={entry.id} className="flex items-start gap-3 py-3">
+            <span
+              className={`w-20 shrink-0 text-right font-semibold tabular-nums ${amountClass(entry.amount)}`}
+            >
+              {formatXp(entry.amount, { signed: true })}
+            </span>
+            <div className="min-w-0 flex-1">
+              <p className="break-words">{entry.reason}</p>
+              <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">
+                {[
+                  entry.subject,
+                  formatDate(entry.localDate),
+                  entry.source === "manual" ? `by ${entry.actorName ?? "staff"}` : "from activity",
+                ].join(" · ")}
+              </p>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {entries.length >= limit && (
+        <button
+          type="button"
+          onClick={() => setLimit(limit + PAGE)}
+          disabled={history.isFetching}
+          className={buttonClass("secondary", "mt-3")}
+        >
+          {history.isFetching ? "Loading…" : "Show more"}
+        </button>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,215 @@
+import { useQuery } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { addDays } from "../../../shared/time-zone";
+import { Card, PageHeader } from "../../components/page-header";
+import { fullName } from "../auth/auth-state";
+import { useAuth } from "../auth/use-auth";
+import { studentHomeQuery, xpHeatmapQuery } from "./api";
+import { type PickedStudent, SELECT_CLASS, StudentPicker } from "./student-picker";
+import { formatDate, formatXp, XpHistoryList } from "./xp-history";
+
+const RANGES = [2, 4, 8, 12] as const;
+
+const shortDate = (isoDate: string) =>
+  new Date(`${isoDate}T12:00:00Z`).toLocaleDateString(undefined, {
+    month: "short",
+    day: "numeric",
+    timeZone: "UTC",
+  });
+
+/** XP per day for the person in view: oneself, a chosen child, or (staff) a chosen student. */
+export function XpStatsPage() {
+  const { activeRole, user } = useAuth();
+  const [picked, setPicked] = useState<PickedStudent | null>(null);
+  const student: PickedStudent | null =
+    activeRole === "student" ? { sourcedId: user.sourcedId, name: fullName(user) } : picked;
+
+  return (
+    <div>
+      <PageHeader
+        title="XP stats"
+        description={
+          activeRole === "student"
+            ? "The XP you earned each day, and every entry with its reason."
+            : "XP earned per day, and every entry with its reason."
+        }
+      />
+      {activeRole !== "student" && (
+        <Card className="mb-6">
+          <StudentPicker selected={picked} onSelect={setPicked} autoSelect />
+        </Card>
+      )}
+      {student ? (
+        <StudentXp student={student} isSelf={activeRole === "student"} />
+      ) : (
+        <p className="text-slate-600 dark:text-slate-300">Choose a student to see their XP.</p>
+      )}
+    </div>
+  );
+}
+
+function StudentXp({ student, isSelf }: { student: PickedStudent; isSelf: boolean }) {
+  const [weeks, setWeeks] = useState<(typeof RANGES)[number]>(4);
+  const ids = { chart: useId(), range: useId(), history: useId() };
+  // The student's own today and timezone: days are always theirs, never the viewer's.
+  const home = useQuery(studentHomeQuery(student.sourcedId));
+  const summary = home.data?.data.summary;
+  const endDate = summary?.today ?? "";
+  const startDate = summary ? addDays(summary.today, -(weeks * 7 - 1)) : "";
+  const heatmap = useQuery({
+    ...xpHeatmapQuery(student.sourcedId, startDate, endDate, summary?.timezone ?? "UTC"),
+    enabled: Boolean(summary),
+  });
+  const days = heatmap.data?.data ?? [];
+  const total = Math.round(days.reduce((sum, day) => sum + day.xpGained, 0) * 100) / 100;
+  const activeDays = days.filter((day) => day.xpGained !== 0).length;
+  const best = days.reduce<{ date: string; xpGained: number } | null>(
+    (top, day) => (!top || day.xpGained > top.xpGained ? day : top),
+    null,
+  );
+
+  return (
+    <div className="space-y-6">
+      <Card>
+        <div className="flex flex-wrap items-end justify-between gap-4">
+          <div>
+            <h2 id={ids.chart} className="text-lg font-bold">
+              {isSelf ? "Your XP per day" : `XP per day of ${student.name}`}
+            </h2>
+            {summary && (
+              <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+                {formatDate(startDate)} to {formatDate(endDate)}, in {isSelf ? "your" : "the student's"}{" "}
+                timezone ({summary.timezone}).
+              </p>
+            )}
+          </div>
+          <div>
+            <label htmlFor={ids.range} className="text-sm font-medium">
+              Period
+            </label>
+            <select
+              id={ids.range}
+              value={weeks}
+              onChange={(event) => setWeeks(Number(event.target.value) as (typeof RANGES)[number])}
+              className={SELECT_CLASS}
+            >
+              {RANGES.map((count) => (
+                <option key={count} value={count}>
+                  Last {count} weeks
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        {(home.isError || heatmap.isError) && (
+          <p role="alert" className="mt-4 text-sm text-red-700 dark:text-red-300">
+            Could not load the XP: {(home.error ?? heatmap.error)?.message}
+          </p>
+        )}
+        {!home.isError && !heatmap.isError && !heatmap.data && (
+          <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">Loading…</p>
+        )}
+        {heatmap.data && (
+          <>
+            <dl className="mt-4 grid grid-cols-3 gap-3 text-center">
+              {[
+                ["Total", formatXp(total)],
+                ["Days with XP", `${activeDays} of ${days.length}`],
+                ["Best day", best && best.xpGained > 0 ? formatXp(best.xpGained) : "—"],
+              ].map(([term, value]) => (
+                <div key={term} className="rounded-xl bg-slate-100 px-2 py-3 dark:bg-slate-800">
+                  <dt className="text-xs text-slate-600 dark:text-slate-300">{term}</dt>
+                  <dd className="mt-0.5 font-bold tabular-nums sm:text-lg">{value}</dd>
+                </div>
+              ))}
+            </dl>
+            {activeDays === 0 ? (
+              <p className="mt-4 text-slate-700 dark:text-slate-200">No XP in this period yet.</p>
+            ) : (
+              <div
+                role="img"
+                aria-label={`Bar chart of XP per day: ${formatXp(total)} over ${days.length} days, ${activeDays} days with XP.`}
+                className="mt-4 h-64 text-slate-600 sm:h-72 dark:text-slate-300"
+              >
+                <ResponsiveContainer width="100%" height="100%">
+                  <BarChart data={days} margin={{ top: 8, right: 4, bottom: 0, left: -16 }}>
+                    <CartesianGrid vertical={false} stroke="currentColor" strokeOpacity={0.15} />
+                    <XAxis
+                      dataKey="date"
+                      tickFormatter={shortDate}
+                      tick={{ fill: "currentColor", fontSize: 12 }}
+                      stroke="currentColor"
+                      minTickGap={16}
+                    />
+                    <YAxis
+                      tick={{ fill: "currentColor", fontSize: 12 }}
+                      stroke="currentColor"
+                      allowDecimals={false}
+                    />
+                    <Tooltip
+                      cursor={{ fill: "currentColor", fillOpacity: 0.08 }}
+                      content={({ active, payload }) => {
+                        const point = payload?.[0]?.payload as { date: string; xpGained: number } | undefined;
+                        if (!active || !point) return null;
+                        return (
+                          <div className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm text-slate-900 shadow dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
+                            <p className="font-medium">{formatDate(point.date)}</p>
+                            <p className="tabular-nums">{formatXp(point.xpGained)}</p>
+                          </div>
+                        );
+                      }}
+                    />
+                    <Bar
+                      dataKey="xpGained"
+                      name="XP"
+                      fill="#2563eb"
+                      radius={[3, 3, 0, 0]}
+                      isAnimationActive={false}
+                    />
+                  </BarChart>
+                </ResponsiveContainer>
+              </div>
+            )}
+            {activeDays > 0 && (
+              <details className="mt-3 text-sm">
+                <summary className="cursor-pointer font-medium text-brand-700 dark:text-brand-100">
+                  Show the numbers as a table
+                </summary>
+                <div className="mt-2 max-h-72 overflow-y-auto">
+                  <table className="w-full text-left">
+                    <thead className="text-xs text-slate-600 uppercase dark:text-slate-400">
+                      <tr>
+                        <th scope="col" className="py-1 pr-3">
+                          Day
+                        </th>
+                        <th scope="col" className="py-1 text-right">
+                          XP
+                        </th>
+                      </tr>
+                    </thead>
+                    <tbody className="divide-y divide-slate-100 tabular-nums dark:divide-slate-800">
+                      {[...days].reverse().map((day) => (
+                        <tr key={day.date}>
+                          <td className="py-1 pr-3">{formatDate(day.date)}</td>
+                          <td className="py-1 text-right">{formatXp(day.xpGained)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              </details>
+            )}
+          </>
+        )}
+      </Card>
+      <Card>
+        <h2 id={ids.history} className="text-lg font-bold">
+          XP history
+        </h2>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">Newest first, each with its reason.</p>
+        <XpHistoryList studentId={student.sourcedId} headingId={ids.history} />
+      </Card>
+    </div>
+  );
+}
