@@ -168,3 +168,21 @@ export const enrollments = pgTable(
     index("enrollments_class_idx").on(table.classSourcedId),
   ],
 );
+
+/** OneRoster demographics: one row per user, sharing the user's sourcedId. Sensitive; read by scope. */
+export const demographics = pgTable("demographics", {
+  ...oneRosterBase,
+  birthDate: date("birth_date"),
+  sex: text("sex"),
+  americanIndianOrAlaskaNative: boolean("american_indian_or_alaska_native"),
+  asian: boolean("asian"),
+  blackOrAfricanAmerican: boolean("black_or_african_american"),
+  nativeHawaiianOrOtherPacificIslander: boolean("native_hawaiian_or_other_pacific_islander"),
+  white: boolean("white"),
+  demographicRaceTwoOrMoreRaces: boolean("demographic_race_two_or_more_races"),
+  hispanicOrLatinoEthnicity: boolean("hispanic_or_latino_ethnicity"),
+  countryOfBirthCode: text("country_of_birth_code"),
+  stateOfBirthAbbreviation: text("state_of_birth_abbreviation"),
+  cityOfBirth: text("city_of_birth"),
+  publicSchoolResidenceStatus: text("public_school_residence_status"),
+});

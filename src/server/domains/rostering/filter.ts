@@ -1,0 +1,180 @@
+import { type SQL, sql } from "drizzle-orm";
+import { AppError } from "../../lib/errors";
+
+/**
+ * OneRoster filter strings (`status='active' AND role='student'`) turned into parameterised SQL.
+ * Grammar: predicate (AND|OR predicate)*, predicate = field op 'value', op one of
+ * = != > >= < <= ~ (contains, case-insensitive). AND binds tighter than OR. A quote inside a value
+ * is written twice (''). Fields are only those a caller declares, so nothing a client writes ever
+ * becomes SQL text: values are always bound parameters.
+ */
+
+export const FILTER_OPERATORS = ["=", "!=", ">", ">=", "<", "<=", "~"] as const;
+export type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+/** How one filterable field becomes SQL: a plain column of a kind, or a builder of its own. */
+export type FilterField =
+  | { column: SQL; kind: "text" | "date" | "timestamp" | "boolean" | "number" | "textArray" }
+  | { build: (operator: FilterOperator, value: string) => SQL };
+
+export type FilterFields = Record<string, FilterField>;
+
+/** A filter that cannot be read (`syntax`) or names a field the endpoint does not offer (`field`). */
+export class FilterError extends AppError {
+  constructor(
+    readonly reason: "syntax" | "field",
+    message: string,
+  ) {
+    super("bad_request", message);
+  }
+}
+
+export interface FilterPredicate {
+  field: string;
+  operator: FilterOperator;
+  value: string;
+}
+
+/** Predicates grouped as OR of ANDs. */
+export type ParsedFilter = FilterPredicate[][];
+
+const MAX_FILTER_LENGTH = 2000;
+const MAX_PREDICATES = 20;
+
+/** Reads a filter string into OR-groups of AND-ed predicates, or throws a FilterError. */
+export function readFilter(input: string): ParsedFilter {
+  if (input.length > MAX_FILTER_LENGTH)
+    throw new FilterError("syntax", `The filter is longer than ${MAX_FILTER_LENGTH} characters`);
+  const groups: ParsedFilter = [[]];
+  let position = 0;
+  let count = 0;
+  const skipSpaces = () => {
+    while (position < input.length && /\s/.test(input[position] as string)) position++;
+  };
+  const fail = (what: string): never => {
+    throw new FilterError("syntax", `Invalid filter at character ${position + 1}: ${what}`);
+  };
+
+  for (;;) {
+    skipSpaces();
+    const field = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*/.exec(input.slice(position))?.[0];
+    if (!field) fail("expected a field name such as status");
+    position += (field as string).length;
+    skipSpaces();
+    const operator = (["!=", ">=", "<=", "=", ">", "<", "~"] as const).find((op) =>
+      input.startsWith(op, position),
+    );
+    if (!operator) fail(`expected an operator (${FILTER_OPERATORS.join(" ")}) after ${field}`);
+    position += (operator as string).length;
+    skipSpaces();
+    if (input[position] !== "'") fail("expected a value in single quotes");
+    position++;
+    let value = "";
+    for (;;) {
+      if (position >= input.length) fail("the value has no closing quote");
+      const char = input[position] as string;
+      if (char === "'") {
+        if (input[position + 1] === "'") {
+          value += "'";
+          position += 2;
+          continue;
+        }
+        position++;
+        break;
+      }
+      value += char;
+      position++;
+    }
+    if (++count > MAX_PREDICATES) fail(`use at most ${MAX_PREDICATES} conditions`);
+    (groups.at(-1) as FilterPredicate[]).push({
+      field: field as string,
+      operator: operator as FilterOperator,
+      value,
+    });
+    skipSpaces();
+    if (position >= input.length) return groups;
+    const joiner = /^(AND|OR)(?=\s|$)/i.exec(input.slice(position))?.[1]?.toUpperCase();
+    if (!joiner) fail("expected AND or OR between conditions");
+    position += (joiner as string).length;
+    if (joiner === "OR") groups.push([]);
+  }
+}
+
+const comparison: Record<Exclude<FilterOperator, "~">, SQL> = {
+  "=": sql.raw("="),
+  "!=": sql.raw("<>"),
+  ">": sql.raw(">"),
+  ">=": sql.raw(">="),
+  "<": sql.raw("<"),
+  "<=": sql.raw("<="),
+};
+
+/** `value` contains the search text, case-insensitively, with LIKE's wildcards taken literally. */
+export function containsPattern(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+function columnCondition(
+  field: Extract<FilterField, { column: SQL }>,
+  name: string,
+  operator: FilterOperator,
+  value: string,
+): SQL {
+  const { column, kind } = field;
+  if (operator === "~") {
+    if (kind === "textArray")
+      return sql`exists (select 1 from unnest(${column}) as item where item ilike ${containsPattern(value)})`;
+    return sql`${column}::text ilike ${containsPattern(value)}`;
+  }
+  const op = comparison[operator];
+  switch (kind) {
+    case "text":
+      return sql`${column} ${op} ${value}`;
+    case "textArray":
+      if (operator === "=") return sql`${value} = any(${column})`;
+      if (operator === "!=") return sql`not (${value} = any(${column}))`;
+      throw new FilterError("syntax", `${name} is a list: use =, != or ~`);
+    case "boolean":
+      if (value !== "true" && value !== "false")
+        throw new FilterError("syntax", `${name} is true or false, not '${value}'`);
+      if (operator !== "=" && operator !== "!=")
+        throw new FilterError("syntax", `${name} is true or false: use = or !=`);
+      return sql`${column} ${op} ${value === "true"}`;
+    case "number": {
+      if (!/^-?\d+(\.\d+)?$/.test(value))
+        throw new FilterError("syntax", `${name} is a number, not '${value}'`);
+      return sql`${column} ${op} ${Number(value)}`;
+    }
+    case "date":
+    case "timestamp": {
+      const isDate = /^\d{4}-\d{2}-\d{2}$/.test(value);
+      const isInstant = !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}T/.test(value);
+      if (!isDate && !isInstant)
+        throw new FilterError("syntax", `${name} is a date (yyyy-MM-dd) or a date-time, not '${value}'`);
+      if (kind === "date") return sql`${column} ${op} ${value.slice(0, 10)}::date`;
+      return sql`${column} ${op} ${value}::timestamptz`;
+    }
+  }
+}
+
+/** The SQL condition of a filter over the declared fields; an empty filter is `true`. */
+export function filterToSql(input: string | undefined, fields: FilterFields): SQL {
+  const text = input?.trim();
+  if (!text) return sql`true`;
+  const groups = readFilter(text);
+  const orParts = groups.map((predicates) => {
+    const andParts = predicates.map(({ field, operator, value }) => {
+      const declared = Object.hasOwn(fields, field) ? fields[field] : undefined;
+      if (!declared)
+        throw new FilterError(
+          "field",
+          `The filter names an unknown field: ${field}. Known fields: ${Object.keys(fields).join(", ")}`,
+        );
+      return "build" in declared
+        ? declared.build(operator, value)
+        : columnCondition(declared, field, operator, value);
+    });
+    return sql`(${sql.join(andParts, sql` and `)})`;
+  });
+  return sql`(${sql.join(orParts, sql` or `)})`;
+}
