@@ -55,7 +55,7 @@ test("timeback shows time on task, back and wasted for the student", async ({ pa
   await signInAs(page, "student@dash.demo", "/app/timeback");
   await expect(page.getByRole("heading", { name: "Timeback", level: 1 })).toBeVisible();
   await expect(page.getByText("Time on task")).toBeVisible();
-  await expect(page.getByText("Time back")).toBeVisible();
+  await expect(page.getByText("Time back", { exact: true })).toBeVisible();
   await page.getByText("Last 12 weeks, by week").click();
   await expect(page.getByRole("columnheader", { name: "Week of" })).toBeVisible();
 });

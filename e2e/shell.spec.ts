@@ -191,18 +191,15 @@ test.describe("placeholder pages validate their search", () => {
     expect(state).toMatchObject({ orderBy: "desc", sort: "beginDate", page: "0", perPage: "100" });
   });
 
-  test("Learning metrics keeps valid values and drops an unknown view and an impossible date", async ({
+  test("Leaderboards keep valid values and drop an unknown scope, page 0 and an impossible date", async ({
     page,
   }) => {
-    await signInAs(
-      page,
-      "student@dash.demo",
-      "/app/learning-metrics?view=yearly&startDate=2026-02-30&groupByApp=1",
-    );
-    await expect(page.getByRole("heading", { name: "Learning metrics", level: 1 })).toBeVisible();
+    await signInAs(page, "student@dash.demo", "/app/leaderboards?scope=galaxy&tf=week&p=0&startDate=2026-02-30");
+    await expect(page.getByRole("heading", { name: "Leaderboards", level: 1 })).toBeVisible();
     const state = await pageState(page);
-    expect(state.groupByApp).toBe("true");
-    expect(state).not.toHaveProperty("view");
+    expect(state.tf).toBe("week");
+    expect(state).not.toHaveProperty("scope");
+    expect(state).not.toHaveProperty("p");
     expect(state).not.toHaveProperty("startDate");
   });
 });
@@ -462,7 +459,7 @@ test.describe("screenshots", () => {
     await startViewingAs(page, "Ava", "Ava Johnson", "Screenshot of the banner");
     for (const size of [PHONE, DESKTOP]) {
       await page.setViewportSize(size);
-      await page.reload();
+      await page.goto("/app/surveys");
       await expect(impersonationBanner(page)).toBeVisible();
       await screenshot(page, `shell-impersonation-${size.width}`);
       // A short page does not scroll just because the banner is there.

@@ -178,7 +178,7 @@ export function SubjectGoals({
                     className="h-5 w-5 rounded-full border-2 border-slate-300 dark:border-slate-600"
                   />
                 )}
-                {entry.subject}
+                <span>{entry.subject}</span>
                 {entry.isComplete && <span className="sr-only">, goal met</span>}
               </span>
               <span
