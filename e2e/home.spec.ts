@@ -58,6 +58,14 @@ test.describe("student home", () => {
     expect(await cells.first().getAttribute("title")).toBe(await cells.first().getAttribute("aria-label"));
     await expect(main.getByRole("list", { name: "Colour key" }).getByRole("listitem")).toHaveCount(5);
 
+    // The daily XP is kept on the device per student, range and timezone.
+    const stored = await page.evaluate(
+      (id) => JSON.parse(localStorage.getItem(`dash-daily-xp:${id}`) ?? "null"),
+      summary.sourcedId,
+    );
+    expect(stored.key).toBe(`${request.startDate}|${request.endDate}|${request.timezone}`);
+    expect(stored.data.length).toBeGreaterThan(0);
+
     // The grid is one tab stop; arrow keys move the active day, which is announced.
     await grid.focus();
     await expect(grid).toBeFocused();

@@ -6,6 +6,7 @@ import {
   summariesResponseSchema,
 } from "../../../shared/contracts/activity";
 import { ApiRequestError, apiFetch } from "../../lib/http";
+import { readDailyXp, saveDailyXp } from "./daily-xp-cache";
 
 /** A student's daily XP changes as apps report: it is refreshed every minute while on screen. */
 const DAILY_XP_REFRESH_MS = 60_000;
@@ -69,8 +70,9 @@ export interface HeatmapRequest {
 }
 
 /** XP per day of a student's calendar; failures carry the server's text or a plain fallback. */
-export const xpHeatmapQuery = (request: HeatmapRequest) =>
-  queryOptions({
+export const xpHeatmapQuery = (request: HeatmapRequest) => {
+  const cached = readDailyXp(request);
+  return queryOptions({
     queryKey: homeKeys.heatmap(request),
     queryFn: async ({ signal }) => {
       let response: Awaited<ReturnType<typeof fetchHeatmap>>;
@@ -84,11 +86,16 @@ export const xpHeatmapQuery = (request: HeatmapRequest) =>
       }
       if (!response.success)
         throw new ApiRequestError(response.error || HEATMAP_FALLBACK_ERROR, 200, "failed");
+      saveDailyXp(request, response.data);
       return response.data;
     },
+    // The last figures kept on this device show at once; they count as fetched when they were saved.
+    initialData: cached?.data,
+    initialDataUpdatedAt: cached?.savedAt,
     staleTime: DAILY_XP_REFRESH_MS,
     refetchInterval: DAILY_XP_REFRESH_MS,
   });
+};
 
 function fetchHeatmap(request: HeatmapRequest, signal?: AbortSignal) {
   return apiFetch("/api/learning-metrics/analytics-xp-heatmap", heatmapResponseSchema, {
