@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -36,19 +36,58 @@ export type DatabaseOptions =
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if ("databaseUrl" in options) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
   if ("dataDir" in options) {
-    mkdirSync(options.dataDir, { recursive: true });
-    return wrapPglite(await PGlite.create({ dataDir: path.resolve(options.dataDir) }));
+    const dataDir = path.resolve(options.dataDir);
+    mkdirSync(dataDir, { recursive: true });
+    const unlock = lockDataDir(dataDir);
+    try {
+      return wrapPglite(await PGlite.create({ dataDir }), unlock);
+    } catch (error) {
+      unlock();
+      throw error;
+    }
   }
   return wrapPglite(options.pglite);
 }
 
-function wrapPglite(client: PGlite): DatabaseHandle {
+/**
+ * The embedded database belongs to one process: a second one on the same folder would corrupt
+ * it. A lock file names the owner; one left by a process that no longer runs is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const lockFile = path.join(dataDir, "dash.lock");
+  for (;;) {
+    try {
+      writeFileSync(lockFile, String(process.pid), { flag: "wx" });
+      return () => rmSync(lockFile, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const owner = Number(readFileSync(lockFile, "utf8"));
+    if (owner && isRunning(owner))
+      throw new Error(`another Dash process (pid ${owner}) is using the database in ${dataDir}`);
+    rmSync(lockFile, { force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function wrapPglite(client: PGlite, unlock = () => {}): DatabaseHandle {
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {
     db,
     kind: "pglite",
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      unlock();
+    },
   };
 }
 
