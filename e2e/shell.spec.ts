@@ -194,7 +194,11 @@ test.describe("placeholder pages validate their search", () => {
   test("Leaderboards keep valid values and drop an unknown scope, page 0 and an impossible date", async ({
     page,
   }) => {
-    await signInAs(page, "student@dash.demo", "/app/leaderboards?scope=galaxy&tf=week&p=0&startDate=2026-02-30");
+    await signInAs(
+      page,
+      "student@dash.demo",
+      "/app/leaderboards?scope=galaxy&tf=week&p=0&startDate=2026-02-30",
+    );
     await expect(page.getByRole("heading", { name: "Leaderboards", level: 1 })).toBeVisible();
     const state = await pageState(page);
     expect(state.tf).toBe("week");

@@ -145,3 +145,35 @@ test("the admin XP debugger finds a student and recomputes XP in the what-if cal
   await expect(page.getByText("expected 20 XP × 0 (accuracy 50% is below 80%) = 0 XP")).toBeVisible();
   await screenshot(page, "debugger");
 });
+
+test("an administrator changes the XP rules and the calculator follows them", async ({ page }) => {
+  await signInAs(page, "admin@dash.demo", "/app/debug/xp");
+  const rules = page.getByRole("region", { name: "XP rules and daily goals" });
+  const perfect = rules.getByLabel("First attempt, 100%");
+  await expect(perfect).toHaveValue("1.25");
+  await perfect.fill("1.5");
+  await rules.getByRole("button", { name: "Save rules and goals" }).click();
+  await expect(rules.getByText("Saved.")).toBeVisible();
+  await page.getByLabel("Correct").fill("10");
+  await expect(page.getByText("expected 20 XP × 1.5 (first attempt, accuracy 100%) = 30 XP")).toBeVisible();
+
+  // An impossible value is refused in words, and what was saved stays.
+  await rules.getByLabel("Math daily goal in XP").fill("-4");
+  await rules.getByRole("button", { name: "Save rules and goals" }).click();
+  await expect(rules.getByText(/dailyGoals\.Math/)).toBeVisible();
+  await page.reload();
+  await expect(
+    page.getByRole("region", { name: "XP rules and daily goals" }).getByLabel("Math daily goal in XP"),
+  ).not.toHaveValue("-4");
+
+  // Back to the defaults for the journeys that follow.
+  await page
+    .getByRole("region", { name: "XP rules and daily goals" })
+    .getByLabel("First attempt, 100%")
+    .fill("1.25");
+  await page
+    .getByRole("region", { name: "XP rules and daily goals" })
+    .getByRole("button", { name: "Save rules and goals" })
+    .click();
+  await expect(page.getByText("Saved.")).toBeVisible();
+});

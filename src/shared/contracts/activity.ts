@@ -305,3 +305,30 @@ export const xpDaySchema = z.object({
 export type XpDay = z.infer<typeof xpDaySchema>;
 
 export const xpDayResponseSchema = z.object({ success: z.literal(true), data: xpDaySchema });
+
+/** The school's XP rules and default daily goals, as administrators set them. */
+export const xpRulesSchema = z.object({
+  accuracyFloor: z.number().min(0, "At least 0").max(1, "At most 1 (100%)"),
+  firstAttemptPerfect: z.number().min(0).max(5, "At most 5×"),
+  firstAttemptPassing: z.number().min(0).max(5, "At most 5×"),
+  retryPerfect: z.number().min(0).max(5, "At most 5×"),
+  retryPassing: z.number().min(0).max(5, "At most 5×"),
+  gamingPenaltyPerMinute: z.number().min(0).max(10, "At most 10 XP a minute"),
+});
+
+export const learningSettingsSchema = z.object({
+  xpRules: xpRulesSchema,
+  dailyGoals: z
+    .record(
+      z.string().trim().min(1, "Name the subject").max(50),
+      z.number().int("Whole XP only").min(0).max(600, "At most 600 XP a day"),
+    )
+    .refine((goals) => Object.keys(goals).length > 0, "Set at least one subject's goal")
+    .refine((goals) => Object.keys(goals).length <= 20, "Set at most 20 subjects"),
+});
+export type LearningSettings = z.infer<typeof learningSettingsSchema>;
+
+export const learningSettingsResponseSchema = z.object({
+  success: z.literal(true),
+  data: learningSettingsSchema,
+});

@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import { type ActivityFact, activityFactSchema, type IngestResult } from "../../../shared/contracts/activity";
 import { localDateOf } from "../../../shared/time-zone";
-import { computeXp, DEFAULT_XP_RULES } from "../../../shared/xp-rules";
+import { computeXp } from "../../../shared/xp-rules";
 import { type Database, queryRows } from "../../db/client";
 import { activityEvents, dailyStudentMetrics, xpLedger } from "./schema";
+import { xpRulesOf } from "./settings";
 
 /** Events may arrive a little ahead of the server's clock, never from the future. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
@@ -78,10 +79,13 @@ export async function ingestActivity(
   });
   if (candidates.length === 0) return sortResult(result);
 
-  const studentOf = await findStudents(
-    db,
-    candidates.map((candidate) => candidate.fact),
-  );
+  const [studentOf, rules] = await Promise.all([
+    findStudents(
+      db,
+      candidates.map((candidate) => candidate.fact),
+    ),
+    xpRulesOf(db),
+  ]);
   const rows = candidates.flatMap(({ index, fact }) => {
     const student = studentOf(fact);
     if (!student) {
@@ -102,7 +106,7 @@ export async function ingestActivity(
         wasteSeconds: fact.wasteSeconds,
         antiPatternSeconds: fact.antiPatternSeconds,
       },
-      DEFAULT_XP_RULES,
+      rules,
     );
     const occurredAt = new Date(fact.occurredAt);
     return [

@@ -5,6 +5,7 @@ import {
   caliperEnvelopeSchema,
   heatmapRequestSchema,
   learningMetricsQuerySchema,
+  learningSettingsSchema,
   manualXpRequestSchema,
   xpDayQuerySchema,
 } from "../../../shared/contracts/activity";
@@ -18,6 +19,7 @@ import { authenticateAppKey, createApp, createKey, listApps, listKeys, revokeKey
 import { readCaliperEvent } from "./caliper";
 import { ingestActivity } from "./ingest";
 import { learningMetrics } from "./metrics";
+import { learningSettings, saveLearningSettings } from "./settings";
 import { appFreshness, schoolSummaries, studentSummaries, summariesOf } from "./summaries";
 import { awardManualXp, MAX_HEATMAP_DAYS, xpDay, xpHeatmap, xpHistory } from "./xp";
 
@@ -96,6 +98,15 @@ export function activityRoutes({ db, auth }: AppDeps) {
         requireActiveRole(c, ADMIN, "manage learning apps");
         await revokeKey(db, c.req.param("appId"), c.req.param("keyId"), auth.now());
         return c.json({ success: true });
+      })
+      .get("/admin/learning-settings", async (c) => {
+        requireActiveRole(c, ADMIN, "see the XP rules and daily goals");
+        return c.json({ success: true, data: await learningSettings(db) });
+      })
+      .put("/admin/learning-settings", async (c) => {
+        requireActiveRole(c, ADMIN, "change the XP rules and daily goals");
+        const settings = await readJsonBody(c, learningSettingsSchema);
+        return c.json({ success: true, data: await saveLearningSettings(db, settings) });
       })
       .get("/learning-metrics", async (c) => {
         const actor = requireActiveRole(

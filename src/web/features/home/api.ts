@@ -13,12 +13,13 @@ const DAILY_XP_REFRESH_MS = 60_000;
 export const HEATMAP_FALLBACK_ERROR = "Failed to load daily XP";
 
 export const homeKeys = {
+  all: ["home"] as const,
   student: (studentId: string) => ["home", "student", studentId] as const,
   guideStudents: (guideId: string) => ["home", "guide-students", guideId] as const,
   children: (agentId: string) => ["home", "children-summary", agentId] as const,
   schools: ["home", "schools-summary"] as const,
   heatmap: (request: HeatmapRequest) =>
-    ["xp-heatmap", request.userId, request.startDate, request.endDate, request.timezone] as const,
+    ["home", "xp-heatmap", request.userId, request.startDate, request.endDate, request.timezone] as const,
 };
 
 /** Today, the week, the streak and the apps of one student. */

@@ -8,7 +8,7 @@ import { dayLabel } from "../../lib/format";
 import { apiFetch } from "../../lib/http";
 import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
-import { studentHomeQuery } from "../xp/api";
+import { studentHomeQuery } from "../home/api";
 import { type PickedStudent, StudentPicker } from "../xp/student-picker";
 
 type View = "daily" | "weekly";
@@ -58,7 +58,7 @@ export function TimebackPage() {
   const [view, setView] = useState<View>("daily");
   const student = activeRole === "student" ? { sourcedId: user.sourcedId, name: fullName(user) } : picked;
   const home = useQuery({ ...studentHomeQuery(student?.sourcedId ?? ""), enabled: Boolean(student) });
-  const today = home.data?.data.summary.today;
+  const today = home.data?.summary.today;
   const startDate = today
     ? view === "daily"
       ? addDays(today, -27)

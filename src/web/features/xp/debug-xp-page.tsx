@@ -1,8 +1,11 @@
+import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import type { XpDayEvent } from "../../../shared/contracts/activity";
-import { computeXp, DEFAULT_XP_RULES, type XpInput } from "../../../shared/xp-rules";
+import { computeXp, DEFAULT_XP_RULES, type XpInput, type XpRules } from "../../../shared/xp-rules";
 import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass, TextField } from "../../components/ui/form";
+import { learningSettingsQuery } from "./api";
+import { LearningSettingsCard } from "./learning-settings";
 import { type PickedStudent, StudentPicker } from "./student-picker";
 import { DayPicker, useXpDay, XpDayResult } from "./xp-day-view";
 import { amountClass, formatXp } from "./xp-history";
@@ -37,6 +40,7 @@ export function DebugXpPage() {
     from: null,
   });
   const day = useXpDay(student?.sourcedId ?? null, date);
+  const rules = useQuery(learningSettingsQuery).data?.xpRules ?? DEFAULT_XP_RULES;
   const shownDate = date ?? day.data?.data.date;
 
   function openById(event: FormEvent) {
@@ -113,8 +117,10 @@ export function DebugXpPage() {
           ) : (
             <p className="text-slate-600 dark:text-slate-300">Search for a student or enter their id.</p>
           )}
+          <LearningSettingsCard />
         </div>
         <WhatIf
+          rules={rules}
           input={calculator.input}
           from={calculator.from}
           onChange={(input) => setCalculator({ input, from: null })}
@@ -125,16 +131,18 @@ export function DebugXpPage() {
 }
 
 function WhatIf({
+  rules,
   input,
   from,
   onChange,
 }: {
+  rules: XpRules;
   input: XpInput;
   from: string | null;
   onChange: (input: XpInput) => void;
 }) {
   const baseId = useId();
-  const award = computeXp(input, DEFAULT_XP_RULES);
+  const award = computeXp(input, rules);
   const problem =
     input.correctQuestions > input.totalQuestions ? "Correct answers cannot exceed the questions." : null;
   return (
@@ -191,20 +199,15 @@ function WhatIf({
               The rules in use
             </summary>
             <ul className="mt-2 space-y-1 text-slate-700 dark:text-slate-200">
-              <li>Below {Math.round(DEFAULT_XP_RULES.accuracyFloor * 100)}% accuracy: nothing.</li>
+              <li>Below {Math.round(rules.accuracyFloor * 100)}% accuracy: nothing.</li>
               <li>
-                First attempt: × {DEFAULT_XP_RULES.firstAttemptPerfect} at 100%, ×{" "}
-                {DEFAULT_XP_RULES.firstAttemptPassing} otherwise.
+                First attempt: × {rules.firstAttemptPerfect} at 100%, × {rules.firstAttemptPassing} otherwise.
               </li>
               <li>
-                Retries: × {DEFAULT_XP_RULES.retryPerfect} at 100%, × {DEFAULT_XP_RULES.retryPassing}{" "}
-                otherwise.
+                Retries: × {rules.retryPerfect} at 100%, × {rules.retryPassing} otherwise.
               </li>
               <li>Wasted time takes its share of the XP away.</li>
-              <li>
-                Gaming the app: − {DEFAULT_XP_RULES.gamingPenaltyPerMinute} XP per minute of anti-pattern
-                time.
-              </li>
+              <li>Gaming the app: − {rules.gamingPenaltyPerMinute} XP per minute of anti-pattern time.</li>
             </ul>
           </details>
         </section>

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
+import { homeKeys } from "../home/api";
 import { awardXp, xpKeys } from "./api";
 import { type PickedStudent, SELECT_CLASS, StudentPicker } from "./student-picker";
 import { formatXp, XpHistoryList } from "./xp-history";
@@ -52,7 +53,9 @@ export function ManualXpPage() {
       setIdempotencyKey(newIdempotencyKey());
       setAmount("");
       setReason("");
+      // The award shows wherever the student's XP does: histories, days, homes and heatmaps.
       queryClient.invalidateQueries({ queryKey: xpKeys.all });
+      queryClient.invalidateQueries({ queryKey: homeKeys.all });
     },
     onError: (error) => setProblem(error.message),
   });

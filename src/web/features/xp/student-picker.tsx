@@ -5,7 +5,8 @@ import { buttonClass, TextField } from "../../components/ui/form";
 import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
 import { SELECTED_CHILD_KEY } from "../auth/view-as";
-import { childrenSummaryQuery, guideStudentsQuery, studentSearchQuery } from "./api";
+import { childrenSummaryQuery, guideStudentsQuery } from "../home/api";
+import { studentSearchQuery } from "./api";
 
 export interface PickedStudent {
   sourcedId: string;
@@ -68,10 +69,11 @@ function StudentSelect({
   wide: boolean;
 }) {
   const id = useId();
-  const guideStudents = useQuery({ ...guideStudentsQuery, enabled: source === "guide" });
-  const children = useQuery({ ...childrenSummaryQuery, enabled: source === "family" });
+  const { user } = useAuth();
+  const guideStudents = useQuery({ ...guideStudentsQuery(user.sourcedId), enabled: source === "guide" });
+  const children = useQuery({ ...childrenSummaryQuery(user.sourcedId), enabled: source === "family" });
   const students = source === "guide" ? guideStudents : children;
-  const list: StudentSummary[] = students.data?.data ?? [];
+  const list: StudentSummary[] = students.data ?? [];
   const noun = source === "guide" ? "student" : "child";
 
   useEffect(() => {

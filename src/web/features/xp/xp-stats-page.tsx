@@ -5,7 +5,7 @@ import { addDays } from "../../../shared/time-zone";
 import { Card, PageHeader } from "../../components/page-header";
 import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
-import { studentHomeQuery, xpHeatmapQuery } from "./api";
+import { studentHomeQuery, xpHeatmapQuery } from "../home/api";
 import { type PickedStudent, SELECT_CLASS, StudentPicker } from "./student-picker";
 import { formatDate, formatXp, XpHistoryList } from "./xp-history";
 
@@ -54,14 +54,19 @@ function StudentXp({ student, isSelf }: { student: PickedStudent; isSelf: boolea
   const ids = { chart: useId(), range: useId(), history: useId() };
   // The student's own today and timezone: days are always theirs, never the viewer's.
   const home = useQuery(studentHomeQuery(student.sourcedId));
-  const summary = home.data?.data.summary;
+  const summary = home.data?.summary;
   const endDate = summary?.today ?? "";
   const startDate = summary ? addDays(summary.today, -(weeks * 7 - 1)) : "";
   const heatmap = useQuery({
-    ...xpHeatmapQuery(student.sourcedId, startDate, endDate, summary?.timezone ?? "UTC"),
+    ...xpHeatmapQuery({
+      userId: student.sourcedId,
+      startDate,
+      endDate,
+      timezone: summary?.timezone ?? "UTC",
+    }),
     enabled: Boolean(summary),
   });
-  const days = heatmap.data?.data ?? [];
+  const days = heatmap.data ?? [];
   const total = Math.round(days.reduce((sum, day) => sum + day.xpGained, 0) * 100) / 100;
   const activeDays = days.filter((day) => day.xpGained !== 0).length;
   const best = days.reduce<{ date: string; xpGained: number } | null>(
