@@ -7,11 +7,10 @@ import { completedSubjects, dailyGoalsOf, holidaysOfStudents, streakOf } from ".
 /** How far back a streak is looked for: long enough for a term's streak, short enough to stay fast. */
 const STREAK_WINDOW_DAYS = 90;
 
-interface DayRow {
+/** One row per student: their XP per day and subject, as JSON (far fewer rows to carry than one per day and subject). */
+interface ActivityRow {
   studentId: string;
-  date: string;
-  subject: string;
-  xp: string | number;
+  days: Record<string, Record<string, number>>;
   lastEventAt: Date | string | null;
 }
 
@@ -41,27 +40,35 @@ export async function studentSummaries(
   const earliest = addDays([...todays.values()].sort()[0] as string, -STREAK_WINDOW_DAYS);
 
   const [rows, goals, holidays] = await Promise.all([
-    queryRows<DayRow>(
+    queryRows<ActivityRow>(
       db,
-      sql`select student_sourced_id as "studentId", to_char(local_date, 'YYYY-MM-DD') as date, subject,
-            sum(xp) as xp, max(last_event_at) as "lastEventAt"
-          from daily_student_metrics
-          where student_sourced_id in ${studentIds} and local_date between ${earliest} and ${latest}
-          group by student_sourced_id, local_date, subject`,
+      sql`select student_id as "studentId", json_object_agg(date, subjects) as days, max(last_event_at) as "lastEventAt"
+          from (
+            select student_id, date, json_object_agg(subject, xp) as subjects, max(last_event_at) as last_event_at
+            from (
+              select student_sourced_id as student_id, to_char(local_date, 'YYYY-MM-DD') as date, subject,
+                round(sum(xp)::numeric, 2)::float8 as xp, max(last_event_at) as last_event_at
+              from daily_student_metrics
+              where student_sourced_id in ${studentIds} and local_date between ${earliest} and ${latest}
+              group by student_sourced_id, local_date, subject
+            ) per_subject
+            group by student_id, date
+          ) per_day
+          group by student_id`,
     ),
     dailyGoalsOf(db, studentIds),
     holidaysOfStudents(db, studentIds, earliest, latest),
   ]);
 
-  const byStudent = new Map<string, { xpByDay: Map<string, Record<string, number>>; lastEventAt: number }>();
-  for (const row of rows) {
-    const entry = byStudent.get(row.studentId) ?? { xpByDay: new Map(), lastEventAt: 0 };
-    const day = entry.xpByDay.get(row.date) ?? {};
-    day[row.subject] = Math.round(((day[row.subject] ?? 0) + Number(row.xp)) * 100) / 100;
-    entry.xpByDay.set(row.date, day);
-    if (row.lastEventAt) entry.lastEventAt = Math.max(entry.lastEventAt, new Date(row.lastEventAt).getTime());
-    byStudent.set(row.studentId, entry);
-  }
+  const byStudent = new Map(
+    rows.map((row) => [
+      row.studentId,
+      {
+        xpByDay: new Map(Object.entries(row.days)),
+        lastEventAt: row.lastEventAt ? new Date(row.lastEventAt).getTime() : 0,
+      },
+    ]),
+  );
 
   return students.map((student) => {
     const today = todays.get(student.sourcedId) as string;
