@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { type Database, queryRows } from "../../../db/client";
 import {
   comparison,
   containsPattern,
@@ -63,6 +64,11 @@ export interface Resource {
   sorts: Record<string, SQL>;
   /** Dash's `search` extension: case-insensitive contains on these. */
   searchable: SQL[];
+  /**
+   * Reads what the records hold in other tables (a user's roles and agents) for a whole page in
+   * one query each, and adds it to the rows: cheaper than a subquery per record.
+   */
+  attach?: (db: Database, rows: Record<string, unknown>[]) => Promise<void>;
   toRecord(row: never, ref: MakeRef): Record<string, unknown>;
 }
 
@@ -123,10 +129,15 @@ const date = (column: SQL): FilterField => ({ column, kind: "date" });
 const flag = (column: SQL): FilterField => ({ column, kind: "boolean" });
 
 /** Leaves out fields without a value, as the standard marks them optional. */
-function present(record: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(record).filter(([, value]) => value !== null && value !== undefined),
-  );
+function present(
+  fields: Record<string, unknown>,
+  into: Record<string, unknown> = {},
+): Record<string, unknown> {
+  for (const key in fields) {
+    const value = fields[key];
+    if (value !== null && value !== undefined) into[key] = value;
+  }
+  return into;
 }
 
 const searchAll = (...columns: SQL[]) => columns;
@@ -138,13 +149,18 @@ interface BaseRow {
   metadata: Record<string, unknown> | null;
 }
 
-function baseRecord(row: BaseRow) {
-  return {
+/**
+ * A record: the fields every record has, then its own, without those that have no value. (Built
+ * key by key rather than by spreading objects, which is many times slower on pages of 1,000.)
+ */
+function record(row: BaseRow, fields: Record<string, unknown>): Record<string, unknown> {
+  const built: Record<string, unknown> = {
     sourcedId: row.sourcedId,
     status: recordStatus(row.status),
     dateLastModified: row.dateLastModified,
-    metadata: row.metadata ?? undefined,
   };
+  if (row.metadata) built.metadata = row.metadata;
+  return present(fields, built);
 }
 
 const BASE_FIELDS = ["sourcedId", "status", "dateLastModified", "metadata"] as const;
@@ -183,8 +199,7 @@ export const orgResource: Resource = {
   sorts: { ...baseSorts("o"), name: sql`o.name`, type: sql`o.type`, identifier: sql`o.identifier` },
   searchable: searchAll(sql`o.sourced_id`, sql`o.name`, sql`o.identifier`),
   toRecord: (row: OrgRow, ref) =>
-    present({
-      ...baseRecord(row),
+    record(row, {
       name: row.name,
       type: vocabularyValue(row.type, ORG_TYPES),
       // Required by the standard; an org without one answers with an empty identifier.
@@ -241,8 +256,7 @@ export const academicSessionResource: Resource = {
   },
   searchable: searchAll(sql`s.sourced_id`, sql`s.title`, sql`s.school_year`),
   toRecord: (row: SessionRow, ref) =>
-    present({
-      ...baseRecord(row),
+    record(row, {
       title: row.title,
       startDate: row.startDate,
       endDate: row.endDate,
@@ -298,8 +312,7 @@ export const courseResource: Resource = {
   sorts: { ...baseSorts("c"), title: sql`c.title`, courseCode: sql`c.course_code` },
   searchable: searchAll(sql`c.sourced_id`, sql`c.title`, sql`c.course_code`),
   toRecord: (row: CourseRow, ref) =>
-    present({
-      ...baseRecord(row),
+    record(row, {
       title: row.title,
       schoolYear: row.schoolYear ? ref("academicSession", row.schoolYear) : undefined,
       // Required by the standard; a course without one answers with an empty code.
@@ -375,8 +388,7 @@ export const classResource: Resource = {
   },
   searchable: searchAll(sql`k.sourced_id`, sql`k.title`, sql`k.class_code`, sql`k.location`),
   toRecord: (row: ClassRow, ref) =>
-    present({
-      ...baseRecord(row),
+    record(row, {
       title: row.title,
       classCode: row.classCode,
       classType: vocabularyValue(row.classType, CLASS_TYPES),
@@ -433,8 +445,7 @@ export const enrollmentResource: Resource = {
   },
   searchable: searchAll(sql`e.sourced_id`, sql`e.user_sourced_id`, sql`e.class_sourced_id`),
   toRecord: (row: EnrollmentRow, ref) =>
-    present({
-      ...baseRecord(row),
+    record(row, {
       user: ref("user", row.user),
       class: ref("class", row.class),
       school: ref("org", row.school),
@@ -448,6 +459,16 @@ export const enrollmentResource: Resource = {
 // ---------------------------------------------------------------------------------------------
 // users
 
+interface UserRoleRow {
+  user: string;
+  role: string;
+  roleType: string;
+  org: string;
+  orgType: string | null;
+  beginDate: string | null;
+  endDate: string | null;
+}
+
 interface UserRow extends BaseRow {
   username: string | null;
   enabledUser: boolean;
@@ -458,14 +479,7 @@ interface UserRow extends BaseRow {
   preferredMiddleName: string | null;
   preferredLastName: string | null;
   pronouns: string | null;
-  roles: {
-    role: string;
-    roleType: string;
-    org: string;
-    orgType: string | null;
-    beginDate: string | null;
-    endDate: string | null;
-  }[];
+  roles: UserRoleRow[];
   primaryOrg: string | null;
   identifier: string | null;
   email: string | null;
@@ -477,6 +491,49 @@ interface UserRow extends BaseRow {
 
 const rolesOfUser = (condition: SQL) =>
   sql`select 1 from user_roles r where r.user_sourced_id = u.sourced_id and ${condition}`;
+
+/** Groups rows by a key, keeping their order. */
+function groupBy<Row>(rows: Row[], key: (row: Row) => string): Map<string, Row[]> {
+  const groups = new Map<string, Row[]>();
+  for (const row of rows) {
+    const name = key(row);
+    const group = groups.get(name);
+    if (group) group.push(row);
+    else groups.set(name, [row]);
+  }
+  return groups;
+}
+
+/** Roles (with their org's type, which names 1.1 administrators) and agents of a page of users. */
+async function attachRolesAndAgents(db: Database, rows: Record<string, unknown>[]) {
+  const ids = sql.param(rows.map((row) => row.sourcedId as string));
+  const [roles, agents] = await Promise.all([
+    queryRows<UserRoleRow>(
+      db,
+      sql`select r.user_sourced_id as "user", r.role, r.role_type as "roleType", r.org_sourced_id as org,
+            o.type as "orgType", ${isoDate(sql`r.begin_date`)} as "beginDate", ${isoDate(sql`r.end_date`)} as "endDate"
+          from user_roles r left join orgs o on o.sourced_id = r.org_sourced_id
+          where r.user_sourced_id = any(${ids}::text[])
+          order by r.user_sourced_id, r.role_type, r.role, r.org_sourced_id`,
+    ),
+    // Agents both ways: a student's parents, and a parent's children.
+    queryRows<{ user: string; agent: string }>(
+      db,
+      sql`select a.user_sourced_id as "user", a.agent_sourced_id as agent from user_agents a
+            where a.user_sourced_id = any(${ids}::text[])
+          union select a.agent_sourced_id, a.user_sourced_id from user_agents a
+            where a.agent_sourced_id = any(${ids}::text[])
+          order by 1, 2`,
+    ),
+  ]);
+  const rolesByUser = groupBy(roles, (role) => role.user);
+  const agentsByUser = groupBy(agents, (agent) => agent.user);
+  for (const row of rows) {
+    const id = row.sourcedId as string;
+    row.roles = rolesByUser.get(id) ?? [];
+    row.agents = (agentsByUser.get(id) ?? []).map((agent) => agent.agent);
+  }
+}
 
 /** Users holding a role (any spelling case), at any org: who `/students` and `/teachers` list. */
 export const holdsRole = (role: string) =>
@@ -491,20 +548,7 @@ export const userResource: Resource = {
   columns: sql`${baseColumns("u")}, u.username, u.enabled_user as "enabledUser", u.given_name as "givenName",
     u.family_name as "familyName", u.middle_name as "middleName", u.preferred_first_name as "preferredFirstName",
     u.preferred_middle_name as "preferredMiddleName", u.preferred_last_name as "preferredLastName", u.pronouns,
-    coalesce((
-      select json_agg(json_build_object(
-        'role', r.role, 'roleType', r.role_type, 'org', r.org_sourced_id, 'orgType', o.type,
-        'beginDate', ${isoDate(sql`r.begin_date`)}, 'endDate', ${isoDate(sql`r.end_date`)}
-      ) order by r.role_type, r.role, r.org_sourced_id)
-      from user_roles r left join orgs o on o.sourced_id = r.org_sourced_id
-      where r.user_sourced_id = u.sourced_id
-    ), '[]'::json) as roles,
     u.primary_org_sourced_id as "primaryOrg", u.identifier, u.email, u.sms, u.phone,
-    array(
-      select a.agent_sourced_id from user_agents a where a.user_sourced_id = u.sourced_id
-      union select a.user_sourced_id from user_agents a where a.agent_sourced_id = u.sourced_id
-      order by 1
-    ) as agents,
     u.grades`,
   fields: [
     ...BASE_FIELDS,
@@ -581,9 +625,9 @@ export const userResource: Resource = {
     sql`u.username`,
     sql`u.identifier`,
   ),
+  attach: attachRolesAndAgents,
   toRecord: (row: UserRow, ref) =>
-    present({
-      ...baseRecord(row),
+    record(row, {
       username: row.username ?? "",
       userIds: [],
       enabledUser: String(row.enabledUser),
@@ -680,8 +724,7 @@ export const demographicsResource: Resource = {
   sorts: { ...baseSorts("d"), birthDate: sql`d.birth_date`, sex: sql`d.sex` },
   searchable: searchAll(sql`d.sourced_id`, sql`d.city_of_birth`),
   toRecord: (row: DemographicsRow) =>
-    present({
-      ...baseRecord(row),
+    record(row, {
       birthDate: row.birthDate,
       sex: row.sex === null ? undefined : vocabularyValue(row.sex, SEXES),
       ...Object.fromEntries(RACE_FIELDS.map(([field]) => [field, flagText(row[field])])),

@@ -5,6 +5,7 @@ import { ONEROSTER_BASE_PATH, ONEROSTER_SCOPES } from "../../../../shared/contra
 import { isHttps } from "../../../lib/auth";
 import type { AppDeps, AppEnv } from "../../../lib/context";
 import { createRateLimiter } from "../../../lib/rate-limit";
+import { createTtlCache } from "../../../lib/ttl-cache";
 import { authenticateAccessToken, type TokenHolder } from "../../oauth/clients";
 import { OneRosterError } from "./errors";
 import { pageLinks, readCollectionQuery, readFields, selectFields } from "./query";
@@ -20,7 +21,7 @@ import {
   refMaker,
   userResource,
 } from "./resources";
-import { type CollectionView, getRecord, listRecords } from "./service";
+import { type CollectionView, type Count, getRecord, listRecords } from "./service";
 
 /**
  * The OneRoster 1.2 rostering REST binding (read only) for student information systems and other
@@ -30,6 +31,13 @@ import { type CollectionView, getRecord, listRecords } from "./service";
 
 /** Requests per client and minute: far above a full sync (100,000 users are 34 requests of 3,000). */
 export const ONEROSTER_RATE_LIMIT = { limit: 10_000, windowMs: 60_000 };
+
+/**
+ * How long a collection's total is reused for the same records, filter and search. Counting a
+ * large roster costs more than reading a page of it; a client paging through a collection gets
+ * one count, and X-Total-Count lags a roster change by at most this long.
+ */
+export const ONEROSTER_COUNT_CACHE_MS = 10_000;
 
 const CORE = [ONEROSTER_SCOPES.core, ONEROSTER_SCOPES.full];
 const FULL = [ONEROSTER_SCOPES.full];
@@ -303,6 +311,7 @@ function publicUrl(c: Context<OneRosterEnv>, trustProxy: boolean): URL {
 export function oneRosterRoutes(deps: AppDeps, options = { rateLimit: ONEROSTER_RATE_LIMIT }) {
   const { db, auth, env, logger } = deps;
   const limiter = createRateLimiter(options.rateLimit);
+  const counts = createTtlCache<Count>({ ttlMs: ONEROSTER_COUNT_CACHE_MS, maxEntries: 1_000 });
   const refsFor = (c: Context<OneRosterEnv>) =>
     refMaker(`${publicUrl(c, env.TRUST_PROXY).origin}${ONEROSTER_BASE_PATH}`);
 
@@ -373,7 +382,10 @@ export function oneRosterRoutes(deps: AppDeps, options = { rateLimit: ONEROSTER_
       requireScope(c, scopes);
       const view = viewOf(c.req.param() as Params);
       const query = readCollectionQuery(c.req.query(), view.resource.fields);
-      const { total, records } = await listRecords(db, view, query, refsFor(c));
+      const countKey = JSON.stringify([path, c.req.param(), query.filter ?? "", query.search]);
+      const { total, records } = await listRecords(db, view, query, refsFor(c), (compute) =>
+        counts.remember(countKey, auth.now(), compute),
+      );
       c.header("X-Total-Count", String(total));
       c.header("Link", pageLinks(publicUrl(c, env.TRUST_PROXY).toString(), { ...query, total }));
       return c.json({

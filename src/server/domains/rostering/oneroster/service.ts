@@ -60,19 +60,35 @@ function searchCondition(resource: Resource, search: string): SQL {
   )})`;
 }
 
-export async function listRecords(db: Database, view: CollectionView, query: CollectionQuery, ref: MakeRef) {
+export interface Count {
+  total: number;
+  parentExists: boolean;
+}
+
+/** Computes a count, or gives one counted a moment ago: see ONEROSTER_COUNT_CACHE_MS. */
+export type CountMemo = (compute: () => Promise<Count>) => Promise<Count>;
+
+export async function listRecords(
+  db: Database,
+  view: CollectionView,
+  query: CollectionQuery,
+  ref: MakeRef,
+  rememberCount: CountMemo = (compute) => compute(),
+) {
   const { resource } = view;
   const where = sql`${view.where} and ${filterCondition(resource, query.filter)} and ${searchCondition(resource, query.search)}`;
   const order = orderOf(resource, query);
   try {
-    // The count and the page are separate reads: the page's nested roles and references are
-    // built for its own rows only, and PostgreSQL runs the two at the same time.
-    const [[counted], rows] = await Promise.all([
-      queryRows<{ total: number; parentExists: boolean }>(
-        db,
-        sql`select (select count(*)::int from ${tableOf(resource)} where ${where}) as total,
-              ${view.parent?.exists ?? sql`true`} as "parentExists"`,
-      ),
+    // The count and the page are separate reads, which PostgreSQL runs at the same time.
+    const [counted, rows] = await Promise.all([
+      rememberCount(async () => {
+        const [row] = await queryRows<Count>(
+          db,
+          sql`select (select count(*)::int from ${tableOf(resource)} where ${where}) as total,
+                ${view.parent?.exists ?? sql`true`} as "parentExists"`,
+        );
+        return { total: row?.total ?? 0, parentExists: row?.parentExists ?? false };
+      }),
       queryRows<Record<string, unknown>>(
         db,
         sql`select ${resource.columns}
@@ -81,11 +97,12 @@ export async function listRecords(db: Database, view: CollectionView, query: Col
             order by ${order}`,
       ),
     ]);
-    if (view.parent && !counted?.parentExists) {
+    if (view.parent && !counted.parentExists) {
       throw new OneRosterError(404, "unknownobject", view.parent.description);
     }
+    if (rows.length > 0) await resource.attach?.(db, rows);
     return {
-      total: counted?.total ?? 0,
+      total: counted.total,
       records: rows.map((row) => resource.toRecord(row as never, ref)),
     };
   } catch (error) {
@@ -97,9 +114,12 @@ export async function listRecords(db: Database, view: CollectionView, query: Col
 }
 
 export async function getRecord(db: Database, resource: Resource, where: SQL, id: string, ref: MakeRef) {
-  const [row] = await queryRows<Record<string, unknown>>(
+  const rows = await queryRows<Record<string, unknown>>(
     db,
     sql`select ${resource.columns} from ${tableOf(resource)} where ${resource.id} = ${id} and ${where}`,
   );
-  return row ? resource.toRecord(row as never, ref) : null;
+  const [row] = rows;
+  if (!row) return null;
+  await resource.attach?.(db, rows);
+  return resource.toRecord(row as never, ref);
 }

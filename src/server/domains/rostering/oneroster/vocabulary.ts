@@ -30,11 +30,18 @@ function extension(value: string): string {
   return `ext:${name || "unknown"}`;
 }
 
+// Each vocabulary by its lower-case spellings, built on first use: values are looked up per record.
+const lookups = new WeakMap<readonly string[], Map<string, string>>();
+
 /** The vocabulary's own spelling of a value (compared case-insensitively), else its `ext:` form. */
 export function vocabularyValue(value: string, vocabulary: readonly string[]): string {
+  let lookup = lookups.get(vocabulary);
+  if (!lookup) {
+    lookup = new Map(vocabulary.map((entry) => [entry.toLowerCase(), entry]));
+    lookups.set(vocabulary, lookup);
+  }
   const trimmed = value.trim();
-  const known = vocabulary.find((entry) => entry.toLowerCase() === trimmed.toLowerCase());
-  return known ?? extension(trimmed);
+  return lookup.get(trimmed.toLowerCase()) ?? extension(trimmed);
 }
 
 /**

@@ -22,4 +22,6 @@ ALTER TABLE "api_clients" ADD CONSTRAINT "api_clients_created_by_users_sourced_i
 ALTER TABLE "oauth_access_tokens" ADD CONSTRAINT "oauth_access_tokens_api_client_id_api_clients_id_fk" FOREIGN KEY ("api_client_id") REFERENCES "public"."api_clients"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "api_clients_client_id_idx" ON "api_clients" USING btree ("client_id");--> statement-breakpoint
 CREATE INDEX "oauth_access_tokens_client_idx" ON "oauth_access_tokens" USING btree ("api_client_id");--> statement-breakpoint
-CREATE INDEX "oauth_access_tokens_expires_idx" ON "oauth_access_tokens" USING btree ("expires_at");
+CREATE INDEX "oauth_access_tokens_expires_idx" ON "oauth_access_tokens" USING btree ("expires_at");--> statement-breakpoint
+CREATE INDEX "enrollments_school_idx" ON "enrollments" USING btree ("school_sourced_id");--> statement-breakpoint
+CREATE INDEX "user_roles_role_idx" ON "user_roles" USING btree (lower("role"),"user_sourced_id");
