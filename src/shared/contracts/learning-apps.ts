@@ -2,13 +2,25 @@ import { z } from "zod";
 
 /** Learning apps registered by administrators, and the API keys they report activity with. */
 
-export const learningAppInputSchema = z.object({
+const appFields = {
   name: z.string().trim().min(1, "Name the app").max(100),
-  subjects: z.array(z.string().trim().min(1).max(100)).max(20).default([]),
-  launchUrl: z.url("Give a full https:// address").max(500).nullable().default(null),
-  icon: z.string().trim().max(500).nullable().default(null),
-  isActive: z.boolean().default(true),
+  subjects: z.array(z.string().trim().min(1).max(100)).max(20),
+  launchUrl: z.url("Give a full https:// address").max(500).nullable(),
+  icon: z.string().trim().max(500).nullable(),
+  isActive: z.boolean(),
+};
+
+/** A new app: what is left out takes its default. */
+export const learningAppInputSchema = z.object({
+  ...appFields,
+  subjects: appFields.subjects.default([]),
+  launchUrl: appFields.launchUrl.default(null),
+  icon: appFields.icon.default(null),
+  isActive: appFields.isActive.default(true),
 });
+
+/** Changes to an app: only the fields given change (no defaults, which would reset the others). */
+export const learningAppChangesSchema = z.object(appFields).partial();
 
 export const appKeyInputSchema = z.object({ label: z.string().trim().min(1, "Label the key").max(100) });
 

@@ -8,7 +8,11 @@ import {
   manualXpRequestSchema,
   xpDayQuerySchema,
 } from "../../../shared/contracts/activity";
-import { appKeyInputSchema, learningAppInputSchema } from "../../../shared/contracts/learning-apps";
+import {
+  appKeyInputSchema,
+  learningAppChangesSchema,
+  learningAppInputSchema,
+} from "../../../shared/contracts/learning-apps";
 import { daysBetween } from "../../../shared/time-zone";
 import { currentActor, requireActiveRole } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
@@ -76,7 +80,7 @@ export function activityRoutes({ db, auth }: AppDeps) {
       })
       .patch("/admin/apps/:appId", async (c) => {
         requireActiveRole(c, ADMIN, "manage learning apps");
-        const changes = await readJsonBody(c, learningAppInputSchema.partial());
+        const changes = await readJsonBody(c, learningAppChangesSchema);
         return c.json({ success: true, data: await updateApp(db, c.req.param("appId"), changes) });
       })
       .get("/admin/apps/:appId/keys", async (c) => {
