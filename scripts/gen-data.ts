@@ -10,10 +10,10 @@ import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { type Database, openDatabase, queryRows } from "../src/server/db/client";
 import { setMeta } from "../src/server/db/meta";
-import { hashAppKey } from "../src/server/domains/activity/apps";
 import { FALLBACK_DAILY_GOALS } from "../src/server/domains/activity/goals";
 import { hashPassword } from "../src/server/domains/auth/password";
 import { readEnv } from "../src/server/env";
+import { hashSecret } from "../src/server/lib/secrets";
 
 export const BENCH_PASSWORD = "bench-password";
 export const BENCH_APP_KEY = "bench-app-key";
@@ -81,7 +81,7 @@ export async function generateSchool(
     sql`insert into learning_apps (name, subjects) values ('Benchmark App', array['Math', 'Reading', 'Language', 'Science']) returning id`,
   );
   await db.execute(sql`insert into app_api_keys (app_id, label, key_prefix, key_hash)
-    values (${app?.id}, 'bench', 'bench-app-ke', ${hashAppKey(BENCH_APP_KEY)})`);
+    values (${app?.id}, 'bench', 'bench-app-ke', ${hashSecret(BENCH_APP_KEY)})`);
   await setMeta(db, "daily_xp_goals", FALLBACK_DAILY_GOALS);
 
   // Daily totals for every school day (Monday to Friday) of the period, per subject.

@@ -1,11 +1,14 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
+import { ONEROSTER_BASE_PATH } from "../shared/contracts/api-clients";
 import type { PublicConfig } from "../shared/contracts/config";
 import { pingDatabase } from "./db/client";
 import { flowRoutes } from "./domains/activity/flow-routes";
 import { activityRoutes, ingestRoutes } from "./domains/activity/routes";
 import { authRoutes } from "./domains/auth/routes";
+import { apiClientRoutes, oauthRoutes } from "./domains/oauth/routes";
+import { oneRosterRoutes } from "./domains/rostering/oneroster/routes";
 import { rosteringRoutes } from "./domains/rostering/routes";
 import { loadSession, requireSession } from "./lib/auth";
 import type { AppDeps, AppEnv } from "./lib/context";
@@ -71,11 +74,15 @@ export function createApp(deps: AppDeps) {
     .route("/", rosteringRoutes(deps))
     .route("/", activityRoutes(deps))
     .route("/flow", flowRoutes(deps))
+    .route("/admin/api-clients", apiClientRoutes(deps))
     .all("*", (c) =>
       c.json({ code: "not_found", message: `No API route ${c.req.method} ${c.req.path}` }, 404),
     );
 
   app.route("/api", api);
+  // For other systems, with OAuth 2.0 bearer tokens instead of sessions.
+  app.route("/oauth", oauthRoutes(deps));
+  app.route(ONEROSTER_BASE_PATH, oneRosterRoutes(deps));
   if (deps.webRoot) app.route("/", webRoutes(deps.webRoot));
   app.notFound((c) => c.text("Not Found", 404));
   return app;

@@ -119,6 +119,7 @@ export const searchSchemas = {
     ...dateRange,
   }),
   adminRoles: z.object({ tab: oneOfOr(["users", "relationships"], "users") }),
+  adminCredentials: z.object({ tab: oneOfOr(["oneroster", "apps"], "oneroster") }),
   manageCourses: z.object(listPaging("title", "asc")),
   manageEnrollments: z.object(listPaging("beginDate", "desc")),
   childrenProgress: z.object({ childId: text() }),
@@ -696,6 +697,7 @@ export const routes = [
     title: "Credentials",
     summary: "API keys of learning apps and OneRoster clients.",
     access: ADMIN,
+    search: searchSchemas.adminCredentials,
     nav: "Administration",
   },
   {

@@ -104,6 +104,12 @@ describe("admin lists", () => {
     expect(parse("adminRoles", { tab: "groups" }).tab).toBe("users");
   });
 
+  it("defaults the credentials tab to the OneRoster clients", () => {
+    expect(parse("adminCredentials", {}).tab).toBe("oneroster");
+    expect(parse("adminCredentials", { tab: "apps" }).tab).toBe("apps");
+    expect(parse("adminCredentials", { tab: "secrets" }).tab).toBe("oneroster");
+  });
+
   it("defaults manage-courses to title ascending, 100 a page from page 0", () => {
     expect(parse("manageCourses", {})).toEqual({
       search: "",

@@ -57,7 +57,7 @@ export function requireActiveRole(c: Context<AppEnv>, roles: readonly DashRole[]
   return actor;
 }
 
-export function isHttps(c: Context<AppEnv>, trustProxy: boolean): boolean {
+export function isHttps(c: Context, trustProxy: boolean): boolean {
   if (trustProxy && c.req.header("x-forwarded-proto")?.split(",")[0]?.trim() === "https") return true;
   return new URL(c.req.url).protocol === "https:";
 }

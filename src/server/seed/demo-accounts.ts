@@ -56,3 +56,10 @@ export const DEMO_APPS = [
     icon: "🔬",
   },
 ] as const;
+
+/** The demo's OneRoster API client: a student information system with every rostering scope. */
+export const DEMO_SIS_CLIENT = {
+  name: "Demo SIS",
+  clientId: "demo-sis",
+  clientSecret: "demo-sis-secret",
+} as const;

@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
+import { ONEROSTER_SCOPE_LIST } from "../../shared/contracts/api-clients";
 import { type Database, queryRows } from "../db/client";
 import { setMeta } from "../db/meta";
-import { hashAppKey } from "../domains/activity/apps";
 import { appApiKeys, learningApps } from "../domains/activity/schema";
 import { hashPassword } from "../domains/auth/password";
 import { userCredentials } from "../domains/auth/schema";
+import { apiClients } from "../domains/oauth/schema";
 import {
   academicSessions,
   classes,
@@ -15,11 +16,13 @@ import {
   userRoles,
   users,
 } from "../domains/rostering/schema";
+import { hashSecret } from "../lib/secrets";
 import {
   DEMO_ACCOUNTS,
   DEMO_APP_KEY,
   DEMO_APPS,
   DEMO_PASSWORD,
+  DEMO_SIS_CLIENT,
   type DemoEmail,
   demoId,
 } from "./demo-accounts";
@@ -494,7 +497,16 @@ export async function seedDemoSchool(db: Database, today: Date = new Date()): Pr
       appId: demoId("app-math"),
       label: "Demo key",
       keyPrefix: DEMO_APP_KEY.slice(0, 12),
-      keyHash: hashAppKey(DEMO_APP_KEY),
+      keyHash: hashSecret(DEMO_APP_KEY),
+    });
+    await tx.insert(apiClients).values({
+      id: demoId("api-client-demo-sis"),
+      name: DEMO_SIS_CLIENT.name,
+      clientId: DEMO_SIS_CLIENT.clientId,
+      secretHash: hashSecret(DEMO_SIS_CLIENT.clientSecret),
+      scopes: [...ONEROSTER_SCOPE_LIST],
+      createdBy: demoId("admin"),
+      createdAt: today,
     });
     await setMeta(tx as unknown as Database, "demo_seeded_at", today.toISOString());
   });

@@ -376,6 +376,33 @@ describe("learning apps", () => {
     expect((await ingest([fact()], key.data.secret)).status).toBe(403);
   });
 
+  it("changes only the fields a PATCH names", async () => {
+    const admin = await t.signIn("admin@dash.demo");
+    const created = await (
+      await t.request("/api/admin/apps", {
+        json: {
+          name: "Globe Trotter",
+          subjects: ["Science"],
+          launchUrl: "https://globe.example",
+          icon: "🌍",
+        },
+        cookie: admin,
+      })
+    ).json();
+    const patched = await t.request(`/api/admin/apps/${created.data.id}`, {
+      method: "PATCH",
+      json: { isActive: false },
+      cookie: admin,
+    });
+    expect((await patched.json()).data).toMatchObject({
+      name: "Globe Trotter",
+      subjects: ["Science"],
+      launchUrl: "https://globe.example",
+      icon: "🌍",
+      isActive: false,
+    });
+  });
+
   it("is managed by administrators only; everyone sees the active apps", async () => {
     const guide = await t.signIn("guide@dash.demo");
     expect((await t.request("/api/admin/apps", { cookie: guide })).status).toBe(403);

@@ -1,20 +1,12 @@
-import { createHash, randomBytes } from "node:crypto";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { AppError } from "../../lib/errors";
+import { hashSecret, newSecret } from "../../lib/secrets";
 import { appApiKeys, learningApps } from "./schema";
 
 /** Learning apps and their API keys. A key's secret is shown once; only its hash is stored. */
 
 const KEY_PREFIX_LENGTH = 12;
-
-export function hashAppKey(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
-}
-
-export function newAppKeySecret(): string {
-  return `dash_${randomBytes(24).toString("base64url")}`;
-}
 
 /** The active app a bearer key belongs to, or an AppError saying what is wrong. */
 export async function authenticateAppKey(db: Database, authorization: string | undefined, now: Date) {
@@ -30,7 +22,7 @@ export async function authenticateAppKey(db: Database, authorization: string | u
     })
     .from(appApiKeys)
     .innerJoin(learningApps, eq(learningApps.id, appApiKeys.appId))
-    .where(and(eq(appApiKeys.keyHash, hashAppKey(secret)), isNull(appApiKeys.revokedAt)));
+    .where(and(eq(appApiKeys.keyHash, hashSecret(secret)), isNull(appApiKeys.revokedAt)));
   if (!key) throw new AppError("unauthenticated", "This API key is unknown or has been revoked");
   if (!key.isActive) throw new AppError("forbidden", "This learning app is switched off in Dash");
   // Written at most once a minute, so a busy app does not turn every batch into two writes.
@@ -79,12 +71,12 @@ export async function listKeys(db: Database, appId: string) {
 }
 
 /** Creates a key and returns its secret: the only time anyone sees it. */
-export async function createKey(db: Database, appId: string, label: string, secret = newAppKeySecret()) {
+export async function createKey(db: Database, appId: string, label: string, secret = newSecret("dash")) {
   const [app] = await db.select({ id: learningApps.id }).from(learningApps).where(eq(learningApps.id, appId));
   if (!app) throw new AppError("not_found", "No learning app has this id");
   const [key] = await db
     .insert(appApiKeys)
-    .values({ appId, label, keyPrefix: secret.slice(0, KEY_PREFIX_LENGTH), keyHash: hashAppKey(secret) })
+    .values({ appId, label, keyPrefix: secret.slice(0, KEY_PREFIX_LENGTH), keyHash: hashSecret(secret) })
     .returning({
       id: appApiKeys.id,
       label: appApiKeys.label,

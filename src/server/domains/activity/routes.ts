@@ -9,6 +9,11 @@ import {
   manualXpRequestSchema,
   xpDayQuerySchema,
 } from "../../../shared/contracts/activity";
+import {
+  appKeyInputSchema,
+  learningAppChangesSchema,
+  learningAppInputSchema,
+} from "../../../shared/contracts/learning-apps";
 import { daysBetween } from "../../../shared/time-zone";
 import { currentActor, requireActiveRole } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
@@ -49,14 +54,6 @@ export function ingestRoutes({ db, auth }: AppDeps) {
     });
 }
 
-const appSchema = z.object({
-  name: z.string().trim().min(1, "Name the app").max(100),
-  subjects: z.array(z.string().trim().min(1).max(100)).max(20).default([]),
-  launchUrl: z.url("Give a full https:// address").max(500).nullable().default(null),
-  icon: z.string().trim().max(500).nullable().default(null),
-  isActive: z.boolean().default(true),
-});
-const keySchema = z.object({ label: z.string().trim().min(1, "Label the key").max(100) });
 const historyQuerySchema = z.object({
   studentId: z.string().trim().min(1, "studentId is required"),
   limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -78,11 +75,14 @@ export function activityRoutes({ db, auth }: AppDeps) {
       })
       .post("/admin/apps", async (c) => {
         requireActiveRole(c, ADMIN, "manage learning apps");
-        return c.json({ success: true, data: await createApp(db, await readJsonBody(c, appSchema)) }, 201);
+        return c.json(
+          { success: true, data: await createApp(db, await readJsonBody(c, learningAppInputSchema)) },
+          201,
+        );
       })
       .patch("/admin/apps/:appId", async (c) => {
         requireActiveRole(c, ADMIN, "manage learning apps");
-        const changes = await readJsonBody(c, appSchema.partial());
+        const changes = await readJsonBody(c, learningAppChangesSchema);
         return c.json({ success: true, data: await updateApp(db, c.req.param("appId"), changes) });
       })
       .get("/admin/apps/:appId/keys", async (c) => {
@@ -91,7 +91,7 @@ export function activityRoutes({ db, auth }: AppDeps) {
       })
       .post("/admin/apps/:appId/keys", async (c) => {
         requireActiveRole(c, ADMIN, "manage learning apps");
-        const { label } = await readJsonBody(c, keySchema);
+        const { label } = await readJsonBody(c, appKeyInputSchema);
         return c.json({ success: true, data: await createKey(db, c.req.param("appId"), label) }, 201);
       })
       .delete("/admin/apps/:appId/keys/:keyId", async (c) => {

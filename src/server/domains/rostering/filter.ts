@@ -100,7 +100,7 @@ export function readFilter(input: string): ParsedFilter {
   }
 }
 
-const comparison: Record<Exclude<FilterOperator, "~">, SQL> = {
+export const comparison: Record<Exclude<FilterOperator, "~">, SQL> = {
   "=": sql.raw("="),
   "!=": sql.raw("<>"),
   ">": sql.raw(">"),

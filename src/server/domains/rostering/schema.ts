@@ -79,6 +79,8 @@ export const userRoles = pgTable(
   (table) => [
     primaryKey({ columns: [table.userSourcedId, table.role, table.orgSourcedId] }),
     index("user_roles_org_idx").on(table.orgSourcedId),
+    // "Holds this role", compared case-insensitively: /students, /teachers, filter=role='student'.
+    index("user_roles_role_idx").on(sql`lower(${table.role})`, table.userSourcedId),
   ],
 );
 
@@ -166,6 +168,7 @@ export const enrollments = pgTable(
   (table) => [
     index("enrollments_user_idx").on(table.userSourcedId),
     index("enrollments_class_idx").on(table.classSourcedId),
+    index("enrollments_school_idx").on(table.schoolSourcedId),
   ],
 );
 

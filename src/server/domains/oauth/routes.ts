@@ -1,0 +1,130 @@
+import type { Context } from "hono";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { z } from "zod";
+import { apiClientListQuerySchema, createApiClientSchema } from "../../../shared/contracts/api-clients";
+import { requireActiveRole } from "../../lib/auth";
+import type { AppDeps, AppEnv } from "../../lib/context";
+import { AppError } from "../../lib/errors";
+import { readJsonBody, readQuery } from "../../lib/validation";
+import { createApiClient, issueAccessToken, listApiClients, OAuthError, revokeApiClient } from "./clients";
+
+const TOKEN_REQUEST_MAX_BYTES = 16 * 1024;
+const FORM_TYPE = "application/x-www-form-urlencoded";
+
+/** RFC 6749 §2.3.1: the id and secret are form-encoded before they are joined and base64-encoded. */
+function formDecode(value: string): string {
+  try {
+    return decodeURIComponent(value.replaceAll("+", " "));
+  } catch {
+    return value;
+  }
+}
+
+function basicCredentials(header: string | undefined): { clientId: string; clientSecret: string } | null {
+  const encoded = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? "")?.[1];
+  if (!encoded) return null;
+  const decoded = Buffer.from(encoded, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return null;
+  return {
+    clientId: formDecode(decoded.slice(0, colon)),
+    clientSecret: formDecode(decoded.slice(colon + 1)),
+  };
+}
+
+function oauthFailure(c: Context<AppEnv>, error: OAuthError) {
+  if (error.status === 401) c.header("WWW-Authenticate", 'Basic realm="Dash"');
+  return c.json({ error: error.error, error_description: error.description }, error.status);
+}
+
+/** `POST /oauth/token`: the OAuth 2.0 client-credentials grant (RFC 6749 §4.4). */
+export function oauthRoutes({ db, auth }: AppDeps) {
+  return new Hono<AppEnv>()
+    .use(
+      "/token",
+      bodyLimit({
+        maxSize: TOKEN_REQUEST_MAX_BYTES,
+        onError: (c) =>
+          c.json({ error: "invalid_request", error_description: "The request is too large" }, 413),
+      }),
+    )
+    .post("/token", async (c) => {
+      // Token answers must never be cached (RFC 6749 §5.1).
+      c.header("Cache-Control", "no-store");
+      c.header("Pragma", "no-cache");
+      const basic = basicCredentials(c.req.header("authorization"));
+      try {
+        const contentType = c.req.header("content-type")?.split(";")[0]?.trim().toLowerCase();
+        if (contentType !== FORM_TYPE) {
+          throw new OAuthError("invalid_request", `Send the parameters as ${FORM_TYPE}`);
+        }
+        const form = new URLSearchParams(await c.req.text());
+        for (const name of ["grant_type", "client_id", "client_secret", "scope"]) {
+          if (form.getAll(name).length > 1) throw new OAuthError("invalid_request", `${name} is given twice`);
+        }
+        const grantType = form.get("grant_type");
+        if (!grantType) throw new OAuthError("invalid_request", "grant_type is missing");
+        if (grantType !== "client_credentials") {
+          throw new OAuthError("unsupported_grant_type", "Only grant_type=client_credentials is supported");
+        }
+        const formId = form.get("client_id");
+        const formSecret = form.get("client_secret");
+        if (basic && formSecret !== null) {
+          throw new OAuthError(
+            "invalid_request",
+            "Authenticate the client one way: HTTP Basic or form fields",
+          );
+        }
+        const credentials =
+          basic ??
+          (formId !== null && formSecret !== null ? { clientId: formId, clientSecret: formSecret } : null);
+        if (!credentials) {
+          throw new OAuthError(
+            "invalid_client",
+            "Authenticate the client with HTTP Basic or client_id and client_secret",
+          );
+        }
+        const token = await issueAccessToken(
+          db,
+          { ...credentials, scope: form.get("scope") ?? undefined },
+          auth.now(),
+        );
+        return c.json({
+          access_token: token.accessToken,
+          token_type: "Bearer",
+          expires_in: token.expiresIn,
+          scope: token.scopes.join(" "),
+        });
+      } catch (error) {
+        if (error instanceof OAuthError) return oauthFailure(c, error);
+        throw error;
+      }
+    });
+}
+
+const ADMIN = ["administrator"] as const;
+const clientIdParam = z.uuid();
+
+/** `/api/admin/api-clients`: administrators register, list and revoke OneRoster API clients. */
+export function apiClientRoutes({ db, auth }: AppDeps) {
+  return new Hono<AppEnv>()
+    .get("/", async (c) => {
+      requireActiveRole(c, ADMIN, "manage API clients");
+      // A filter that cannot be read is a FilterError: a 400 with its message.
+      const query = readQuery(c, apiClientListQuerySchema);
+      return c.json({ success: true, ...(await listApiClients(db, query)), error: null });
+    })
+    .post("/", async (c) => {
+      const actor = requireActiveRole(c, ADMIN, "manage API clients");
+      const input = await readJsonBody(c, createApiClientSchema);
+      const created = await createApiClient(db, { ...input, createdBy: actor.realUser.sourcedId });
+      return c.json({ success: true, data: created }, 201);
+    })
+    .delete("/:id", async (c) => {
+      requireActiveRole(c, ADMIN, "manage API clients");
+      const id = clientIdParam.safeParse(c.req.param("id"));
+      if (!id.success) throw new AppError("not_found", "No API client has this id");
+      return c.json({ success: true, data: await revokeApiClient(db, id.data, auth.now()) });
+    });
+}

@@ -1,0 +1,57 @@
+import { z } from "zod";
+
+/** Learning apps registered by administrators, and the API keys they report activity with. */
+
+const appFields = {
+  name: z.string().trim().min(1, "Name the app").max(100),
+  subjects: z.array(z.string().trim().min(1).max(100)).max(20),
+  launchUrl: z.url("Give a full https:// address").max(500).nullable(),
+  icon: z.string().trim().max(500).nullable(),
+  isActive: z.boolean(),
+};
+
+/** A new app: what is left out takes its default. */
+export const learningAppInputSchema = z.object({
+  ...appFields,
+  subjects: appFields.subjects.default([]),
+  launchUrl: appFields.launchUrl.default(null),
+  icon: appFields.icon.default(null),
+  isActive: appFields.isActive.default(true),
+});
+
+/** Changes to an app: only the fields given change (no defaults, which would reset the others). */
+export const learningAppChangesSchema = z.object(appFields).partial();
+
+export const appKeyInputSchema = z.object({ label: z.string().trim().min(1, "Label the key").max(100) });
+
+export const learningAppSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  subjects: z.array(z.string()),
+  launchUrl: z.string().nullable(),
+  icon: z.string().nullable(),
+  isActive: z.boolean(),
+  createdAt: z.string(),
+});
+export type LearningApp = z.infer<typeof learningAppSchema>;
+
+export const appKeySchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  keyPrefix: z.string(),
+  createdAt: z.string(),
+  revokedAt: z.string().nullable(),
+  lastUsedAt: z.string().nullable(),
+});
+export type AppKey = z.infer<typeof appKeySchema>;
+
+export const learningAppListResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(learningAppSchema),
+});
+export const learningAppResponseSchema = z.object({ success: z.literal(true), data: learningAppSchema });
+export const appKeyListResponseSchema = z.object({ success: z.literal(true), data: z.array(appKeySchema) });
+export const createdAppKeyResponseSchema = z.object({
+  success: z.literal(true),
+  data: appKeySchema.omit({ revokedAt: true, lastUsedAt: true }).extend({ secret: z.string() }),
+});

@@ -1,0 +1,400 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import type { AppKey, LearningApp } from "../../../shared/contracts/learning-apps";
+import { Card } from "../../components/page-header";
+import { ConfirmDialog } from "../../components/ui/confirm-dialog";
+import { buttonClass, TextField } from "../../components/ui/form";
+import { SecretOnce } from "../../components/ui/secret-once";
+import { relativeTime } from "../../lib/format";
+import {
+  appKeysQuery,
+  appsQuery,
+  createAppKey,
+  createLearningApp,
+  credentialKeys,
+  revokeAppKey,
+  updateLearningApp,
+} from "./credentials-api";
+
+/** Learning apps that report activity to Dash, and the API keys they report with. */
+export function LearningApps() {
+  const apps = useQuery(appsQuery);
+  const [isAdding, setIsAdding] = useState(false);
+  return (
+    <div className="space-y-6">
+      <Card>
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <div>
+            <h2 className="text-lg font-bold">Learning apps</h2>
+            <p className="mt-1 max-w-2xl text-sm text-slate-600 dark:text-slate-300">
+              Apps send students' activity to Dash with an API key. Students see the active apps on their home
+              page. Switching an app off stops its keys too.
+            </p>
+          </div>
+          {!isAdding && (
+            <button type="button" onClick={() => setIsAdding(true)} className={buttonClass("primary")}>
+              Add app
+            </button>
+          )}
+        </div>
+        {isAdding && <AppForm title="New app" submitLabel="Add app" onDone={() => setIsAdding(false)} />}
+      </Card>
+      {apps.isPending && <p className="text-sm text-slate-600 dark:text-slate-300">Loading apps…</p>}
+      {apps.isError && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {apps.error.message}
+        </p>
+      )}
+      {apps.data?.data.length === 0 && (
+        <p className="text-sm text-slate-600 dark:text-slate-300">No learning app is registered yet.</p>
+      )}
+      {apps.data?.data.map((app) => (
+        <AppCard key={app.id} app={app} />
+      ))}
+    </div>
+  );
+}
+
+/** The app form, to add an app or change one. */
+function AppForm({
+  app,
+  title,
+  submitLabel,
+  onDone,
+}: {
+  app?: LearningApp;
+  title: string;
+  submitLabel: string;
+  onDone: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(app?.name ?? "");
+  const [subjects, setSubjects] = useState(app?.subjects.join(", ") ?? "");
+  const [launchUrl, setLaunchUrl] = useState(app?.launchUrl ?? "");
+  const [icon, setIcon] = useState(app?.icon ?? "");
+  const [isActive, setIsActive] = useState(app?.isActive ?? true);
+  const [problem, setProblem] = useState<string | null>(null);
+  const ids = { title: useId(), active: useId(), subjectsHint: useId() };
+  const save = useMutation({
+    mutationFn: () => {
+      const input = {
+        name: name.trim(),
+        subjects: subjects
+          .split(",")
+          .map((subject) => subject.trim())
+          .filter(Boolean),
+        launchUrl: launchUrl.trim() || null,
+        icon: icon.trim() || null,
+        isActive,
+      };
+      return app ? updateLearningApp(app.id, input) : createLearningApp(input);
+    },
+    onSuccess: () => {
+      queryClient.invalidateQueries({ queryKey: credentialKeys.apps });
+      onDone();
+    },
+    onError: (error) => setProblem(error.message),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setProblem(null);
+    if (!name.trim()) return setProblem("Name the app.");
+    save.mutate();
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-labelledby={ids.title} className="mt-4 space-y-4">
+      <h3 id={ids.title} className="font-semibold">
+        {title}
+      </h3>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label="App name"
+          value={name}
+          maxLength={100}
+          onChange={(event) => setName(event.target.value)}
+        />
+        <div>
+          <TextField
+            label="Subjects"
+            value={subjects}
+            onChange={(event) => setSubjects(event.target.value)}
+            placeholder="Math, Reading"
+            aria-describedby={ids.subjectsHint}
+          />
+          <p id={ids.subjectsHint} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            Separate subjects with commas.
+          </p>
+        </div>
+        <TextField
+          label="Launch URL"
+          type="url"
+          inputMode="url"
+          value={launchUrl}
+          onChange={(event) => setLaunchUrl(event.target.value)}
+          placeholder="https://app.example.org"
+        />
+        <TextField
+          label="Icon"
+          value={icon}
+          maxLength={500}
+          onChange={(event) => setIcon(event.target.value)}
+          placeholder="An emoji such as 📐, or an image URL"
+        />
+      </div>
+      <label htmlFor={ids.active} className="flex items-center gap-2 text-sm font-medium">
+        <input
+          id={ids.active}
+          type="checkbox"
+          checked={isActive}
+          onChange={(event) => setIsActive(event.target.checked)}
+          className="size-4 accent-brand-600"
+        />
+        Active: students see it and its keys work
+      </label>
+      {problem && (
+        <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-300">
+          {problem}
+        </p>
+      )}
+      <div className="flex flex-wrap gap-3">
+        <button type="submit" disabled={save.isPending} className={buttonClass("primary")}>
+          {save.isPending ? "Saving…" : submitLabel}
+        </button>
+        <button type="button" onClick={onDone} className={buttonClass("secondary")}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** An icon is an emoji (or any short text) or the address of an image. */
+function AppIcon({ icon }: { icon: string | null }) {
+  const box =
+    "flex size-11 shrink-0 items-center justify-center overflow-hidden rounded-xl bg-slate-100 text-2xl dark:bg-slate-800";
+  if (icon && /^https?:\/\//i.test(icon)) {
+    return (
+      <span className={box}>
+        <img src={icon} alt="" className="size-full object-cover" />
+      </span>
+    );
+  }
+  return (
+    <span aria-hidden="true" className={box}>
+      {icon || "🧩"}
+    </span>
+  );
+}
+
+function AppCard({ app }: { app: LearningApp }) {
+  const queryClient = useQueryClient();
+  const [isEditing, setIsEditing] = useState(false);
+  const [showKeys, setShowKeys] = useState(false);
+  const keysId = useId();
+  const toggleActive = useMutation({
+    mutationFn: () => updateLearningApp(app.id, { isActive: !app.isActive }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: credentialKeys.apps }),
+  });
+  return (
+    <Card>
+      <article aria-label={app.name}>
+        <div className="flex flex-wrap items-start gap-4">
+          <AppIcon icon={app.icon} />
+          <div className="min-w-0 flex-1">
+            <div className="flex flex-wrap items-center gap-2">
+              <h3 className="text-lg font-bold break-words">{app.name}</h3>
+              <span
+                className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${app.isActive ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200" : "bg-slate-200 text-slate-700 dark:bg-slate-800 dark:text-slate-300"}`}
+              >
+                {app.isActive ? "Active" : "Inactive"}
+              </span>
+            </div>
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+              {app.subjects.length > 0 ? app.subjects.join(", ") : "No subject"}
+            </p>
+            {app.launchUrl && (
+              <a
+                href={app.launchUrl}
+                target="_blank"
+                rel="noreferrer"
+                className="mt-1 inline-block text-sm break-all text-brand-700 underline dark:text-brand-100"
+              >
+                {app.launchUrl}
+              </a>
+            )}
+          </div>
+          <div className="flex w-full flex-wrap gap-2 sm:w-auto">
+            <button
+              type="button"
+              onClick={() => setIsEditing(!isEditing)}
+              className={buttonClass("secondary")}
+            >
+              Edit<span className="sr-only"> {app.name}</span>
+            </button>
+            <button
+              type="button"
+              disabled={toggleActive.isPending}
+              onClick={() => toggleActive.mutate()}
+              className={buttonClass("secondary")}
+            >
+              {app.isActive ? "Deactivate" : "Activate"}
+              <span className="sr-only"> {app.name}</span>
+            </button>
+            <button
+              type="button"
+              aria-expanded={showKeys}
+              aria-controls={keysId}
+              onClick={() => setShowKeys(!showKeys)}
+              className={buttonClass("secondary")}
+            >
+              {showKeys ? "Hide API keys" : "API keys"}
+              <span className="sr-only"> of {app.name}</span>
+            </button>
+          </div>
+        </div>
+        {toggleActive.isError && (
+          <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
+            {toggleActive.error.message}
+          </p>
+        )}
+        {isEditing && (
+          <AppForm
+            app={app}
+            title={`Edit ${app.name}`}
+            submitLabel="Save changes"
+            onDone={() => setIsEditing(false)}
+          />
+        )}
+        <div id={keysId} hidden={!showKeys}>
+          {showKeys && <AppKeys app={app} />}
+        </div>
+      </article>
+    </Card>
+  );
+}
+
+function AppKeys({ app }: { app: LearningApp }) {
+  const queryClient = useQueryClient();
+  const keys = useQuery(appKeysQuery(app.id));
+  const [label, setLabel] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const [created, setCreated] = useState<{ label: string; secret: string } | null>(null);
+  const [revoking, setRevoking] = useState<AppKey | null>(null);
+  const headingId = useId();
+  const create = useMutation({
+    mutationFn: () => createAppKey(app.id, label.trim()),
+    onSuccess: ({ data }) => {
+      setLabel("");
+      setCreated({ label: data.label, secret: data.secret });
+      queryClient.invalidateQueries({ queryKey: credentialKeys.appKeys(app.id) });
+    },
+    onError: (error) => setProblem(error.message),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setProblem(null);
+    if (!label.trim()) return setProblem("Label the key, for example where it is used.");
+    create.mutate();
+  }
+
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="mt-5 border-t border-slate-200 pt-4 dark:border-slate-800"
+    >
+      <h4 id={headingId} className="font-semibold">
+        API keys of {app.name}
+      </h4>
+      {!app.isActive && (
+        <p className="mt-1 text-sm text-amber-800 dark:text-amber-200">
+          The app is inactive: its keys are refused until it is activated.
+        </p>
+      )}
+      {keys.isError && (
+        <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-300">
+          {keys.error.message}
+        </p>
+      )}
+      {keys.data && keys.data.data.length === 0 && (
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">No key yet.</p>
+      )}
+      {keys.data && keys.data.data.length > 0 && (
+        <ul className="mt-2 divide-y divide-slate-200 dark:divide-slate-800">
+          {keys.data.data.map((key) => (
+            <li
+              key={key.id}
+              aria-label={key.label}
+              className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 py-3"
+            >
+              <div className="min-w-0">
+                <p className="font-medium break-words">{key.label}</p>
+                <p className="text-xs text-slate-600 dark:text-slate-300">
+                  <span className="font-mono">{key.keyPrefix}…</span> · created{" "}
+                  {new Date(key.createdAt).toLocaleDateString()} · last used{" "}
+                  {key.lastUsedAt ? relativeTime(key.lastUsedAt) : "never"}
+                </p>
+              </div>
+              {key.revokedAt ? (
+                <span className="rounded-full bg-red-100 px-2.5 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-950 dark:text-red-200">
+                  Revoked {new Date(key.revokedAt).toLocaleDateString()}
+                </span>
+              ) : (
+                <button
+                  type="button"
+                  onClick={() => setRevoking(key)}
+                  className={buttonClass("secondary", "text-red-700 dark:text-red-300")}
+                >
+                  Revoke<span className="sr-only"> {key.label}</span>
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="mt-4">
+        {created ? (
+          <SecretOnce
+            title={`New key “${created.label}”`}
+            values={[{ label: "API key", value: created.secret }]}
+            onDone={() => setCreated(null)}
+          />
+        ) : (
+          <form onSubmit={submit} noValidate className="flex flex-wrap items-end gap-3">
+            <TextField
+              label="New key label"
+              value={label}
+              maxLength={100}
+              onChange={(event) => setLabel(event.target.value)}
+              placeholder="Production server"
+              className="min-w-0 flex-1 sm:max-w-sm"
+            />
+            <button type="submit" disabled={create.isPending} className={buttonClass("primary")}>
+              {create.isPending ? "Creating…" : "Create key"}
+            </button>
+            {problem && (
+              <p role="alert" className="w-full text-sm font-medium text-red-700 dark:text-red-300">
+                {problem}
+              </p>
+            )}
+          </form>
+        )}
+      </div>
+      {revoking && (
+        <ConfirmDialog
+          title={`Revoke the key “${revoking.label}”?`}
+          confirmLabel="Revoke key"
+          onConfirm={async () => {
+            await revokeAppKey(app.id, revoking.id);
+            await queryClient.invalidateQueries({ queryKey: credentialKeys.appKeys(app.id) });
+          }}
+          onClose={() => setRevoking(null)}
+        >
+          {app.name} can no longer report activity with this key. This cannot be undone.
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
