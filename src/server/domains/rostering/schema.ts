@@ -3,6 +3,7 @@ import {
   boolean,
   date,
   index,
+  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -186,3 +187,22 @@ export const demographics = pgTable("demographics", {
   cityOfBirth: text("city_of_birth"),
   publicSchoolResidenceStatus: text("public_school_residence_status"),
 });
+
+/**
+ * Course components (OneRoster 1.2 resources-style units of a course): a course's units and their
+ * parts. Ordered by sortOrder; components without one come last.
+ */
+export const courseComponents = pgTable(
+  "course_components",
+  {
+    ...oneRosterBase,
+    courseSourcedId: text("course_sourced_id").notNull(),
+    parentComponentSourcedId: text("parent_component_sourced_id"),
+    title: text("title").notNull(),
+    sortOrder: integer("sort_order"),
+  },
+  (table) => [
+    index("course_components_course_idx").on(table.courseSourcedId),
+    index("course_components_parent_idx").on(table.parentComponentSourcedId),
+  ],
+);

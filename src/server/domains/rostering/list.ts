@@ -1,0 +1,57 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { Context } from "hono";
+import { type Database, queryRows } from "../../db/client";
+import type { AppEnv } from "../../lib/context";
+import { AppError } from "../../lib/errors";
+
+/** Building blocks of the roster's paged lists: `{ success, data, total, error }` answers. */
+
+export interface ListPage<Row> {
+  data: Row[];
+  total: number;
+}
+
+/** A timestamp column as an ISO 8601 instant in UTC, the same text on PGlite and PostgreSQL. */
+export const isoInstant = (column: SQL) =>
+  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** A date column as `yyyy-MM-dd` (drivers would otherwise turn it into a local midnight). */
+export const isoDay = (column: SQL) => sql`to_char(${column}, 'YYYY-MM-DD')`;
+
+/** `asc` or `desc` from a validated enum, never from free text. */
+export function direction(orderBy: "asc" | "desc"): SQL {
+  return orderBy === "desc" ? sql.raw("desc") : sql.raw("asc");
+}
+
+/**
+ * One page of a list query whose select ends with `count(*) over () as total`. A page past the end
+ * has no rows to carry the total, so then the count is asked for on its own.
+ */
+export async function pageOf<Row extends { total: number | string }>(
+  db: Database,
+  query: SQL,
+  countQuery: SQL,
+  offset: number,
+): Promise<ListPage<Omit<Row, "total">>> {
+  const rows = await queryRows<Row>(db, query);
+  let total = Number(rows[0]?.total ?? 0);
+  if (rows.length === 0 && offset > 0) {
+    const [row] = await queryRows<{ total: number | string }>(db, countQuery);
+    total = Number(row?.total ?? 0);
+  }
+  return { total, data: rows.map(({ total: _total, ...row }) => row) };
+}
+
+/**
+ * Answers a list request in the `{ success, data, total, error }` shape, refusals included: an
+ * error keeps its status and carries the API's `{ code, message, issues }` as well.
+ */
+export async function answerList<Row>(c: Context<AppEnv>, load: () => Promise<ListPage<Row>>) {
+  try {
+    const page = await load();
+    return c.json({ success: true as const, data: page.data, total: page.total, error: null });
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return c.json({ success: false, data: [], total: 0, error: error.message, ...error.toBody() }, error.status);
+  }
+}
