@@ -261,9 +261,7 @@ export const courseDetailSchema = z.object({
   /** Active components, in order. */
   components: z.array(componentSchema),
   /** Enrollments in those classes by role and status; null for students. */
-  enrollmentCounts: z
-    .array(z.object({ role: z.string(), status: z.string(), count: z.number() }))
-    .nullable(),
+  enrollmentCounts: z.array(z.object({ role: z.string(), status: z.string(), count: z.number() })).nullable(),
 });
 export type CourseDetail = z.infer<typeof courseDetailSchema>;
 

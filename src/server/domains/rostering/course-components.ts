@@ -195,9 +195,15 @@ export async function reorderComponents(
     if (found.length !== componentIds.length) {
       const known = new Set(found.map((row) => row.sourcedId));
       const unknown = componentIds.filter((id) => !known.has(id));
-      throw new AppError("validation_failed", `Invalid request: componentIds: not active components of this course: ${unknown.join(", ")}`, {
-        issues: [{ path: "componentIds", message: `Not active components of this course: ${unknown.join(", ")}` }],
-      });
+      throw new AppError(
+        "validation_failed",
+        `Invalid request: componentIds: not active components of this course: ${unknown.join(", ")}`,
+        {
+          issues: [
+            { path: "componentIds", message: `Not active components of this course: ${unknown.join(", ")}` },
+          ],
+        },
+      );
     }
     const positions = componentIds.map((id, index) => sql`(${id}::text, ${index + 1}::int)`);
     await tx.execute(

@@ -21,7 +21,14 @@ import {
   reorderComponents,
   updateComponent,
 } from "./course-components";
-import { courseOptions, createCourse, findCourses, getCourseDetail, openCourse, updateCourse } from "./courses";
+import {
+  courseOptions,
+  createCourse,
+  findCourses,
+  getCourseDetail,
+  openCourse,
+  updateCourse,
+} from "./courses";
 import { addEnrollment, endEnrollment, findEnrollments } from "./enrollments";
 import { answerList } from "./list";
 

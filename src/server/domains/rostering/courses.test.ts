@@ -68,7 +68,10 @@ describe("GET /api/courses for an administrator", () => {
   });
 
   it("searches titles and codes case-insensitively", async () => {
-    expect(titles((await call("/api/courses?search=MATH", "admin")).body)).toEqual(["Math 05–08", "Math K–04"]);
+    expect(titles((await call("/api/courses?search=MATH", "admin")).body)).toEqual([
+      "Math 05–08",
+      "Math K–04",
+    ]);
     expect((await call("/api/courses?search=rvs-", "admin")).body.total).toBe(4);
     expect((await call("/api/courses?search=%25", "admin")).body.total).toBe(0);
   });

@@ -6,8 +6,8 @@ import {
   type EnrollmentCreate,
   type EnrollmentListQuery,
 } from "../../../shared/contracts/courses";
-import { addDays } from "../../../shared/time-zone";
 import { dashRoleOf } from "../../../shared/roles";
+import { addDays } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";

@@ -52,6 +52,9 @@ export async function answerList<Row>(c: Context<AppEnv>, load: () => Promise<Li
     return c.json({ success: true as const, data: page.data, total: page.total, error: null });
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    return c.json({ success: false, data: [], total: 0, error: error.message, ...error.toBody() }, error.status);
+    return c.json(
+      { success: false, data: [], total: 0, error: error.message, ...error.toBody() },
+      error.status,
+    );
   }
 }
