@@ -59,6 +59,7 @@ export const GRADES = [
   "UG",
   "Other",
 ] as const;
+export type Grade = (typeof GRADES)[number];
 
 const isoDate = z.string().refine(isIsoDate, "must be a yyyy-MM-dd date");
 const id = (what: string) =>
