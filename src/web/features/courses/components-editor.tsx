@@ -164,7 +164,7 @@ function UnitItem({
           >
             {index + 1}
           </span>
-          <span className="min-w-0 flex-1 font-semibold break-words">{component.title}</span>
+          <span className="min-w-40 flex-1 font-semibold">{component.title}</span>
           {component.sortOrder === null && (
             <span className="rounded-full bg-slate-200 px-2 py-0.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-200">
               No set order
@@ -304,15 +304,16 @@ function ComponentFields({
 
   return (
     <form onSubmit={submit} noValidate className="mt-3 space-y-3">
-      <div className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,2fr)_minmax(0,1fr)]">
+      <div className="grid gap-3 sm:grid-cols-3">
         <TextField
+          className="sm:col-span-3"
           label={component ? "Unit title" : "New unit title"}
           required
           maxLength={200}
           value={title}
           onChange={(event) => setTitle(event.target.value)}
         />
-        <div>
+        <div className="sm:col-span-2">
           <label htmlFor={ids.parent} className="text-sm font-medium">
             Part of
           </label>

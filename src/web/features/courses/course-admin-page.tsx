@@ -4,7 +4,7 @@ import { PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
 import { Loading, Section } from "../home/parts";
 import { courseDetailQuery, courseKeys, errorText, updateCourse } from "./api";
-import { ClassesTable } from "./classes-table";
+import { ClassesList } from "./classes-list";
 import { ComponentsOutline } from "./components-editor";
 import { CourseForm } from "./course-form";
 import { Problem } from "./list-controls";
@@ -66,7 +66,7 @@ export function CourseAdminPage() {
           </Section>
           <div className="space-y-6">
             <Section title="Classes" description="Where the course is taught.">
-              <ClassesTable classes={detail.data.classes} />
+              <ClassesList classes={detail.data.classes} />
             </Section>
             <Section
               title="Enrollments"

@@ -6,7 +6,7 @@ import { gradeLabel } from "../../lib/format";
 import { useAuth } from "../auth/use-auth";
 import { Loading, Section } from "../home/parts";
 import { courseDetailQuery, errorText } from "./api";
-import { ClassesTable } from "./classes-table";
+import { ClassesList } from "./classes-list";
 import { ComponentsOutline } from "./components-editor";
 import { Problem } from "./list-controls";
 
@@ -57,7 +57,7 @@ export function CoursePage() {
             description={activeRole === "teacher" ? "The classes of this course you teach." : undefined}
             className="lg:col-span-2"
           >
-            <ClassesTable classes={detail.data.classes} emptyText="No class of this course is yours." />
+            <ClassesList classes={detail.data.classes} emptyText="No class of this course is yours." />
           </Section>
         </div>
       )}

@@ -107,7 +107,7 @@ export function TableRegion({ label, children }: { label: string; children: Reac
       aria-label={`${label}, scrollable`}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable by keyboard
       tabIndex={0}
-      className="-mx-5 overflow-x-auto sm:mx-0"
+      className="relative -mx-5 overflow-x-auto sm:mx-0"
     >
       {children}
     </section>
