@@ -61,13 +61,13 @@ export function ManageEnrollmentsPage() {
       />
       {isAdding && <AddEnrollmentPanel onClose={() => setIsAdding(false)} />}
       <Card>
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-6">
           <SearchBox
             label="Search enrollments"
             placeholder="Name, email or class"
             value={search.search}
             onSearch={(text) => setSearch({ search: text, page: 0 }, true)}
-            className="sm:col-span-2 lg:col-span-1"
+            className="sm:col-span-2"
           />
           <ChoiceSelect
             label="Role"
