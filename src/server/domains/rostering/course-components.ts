@@ -52,13 +52,11 @@ export async function listComponents(
   const where = sql`m.course_sourced_id = ${courseId}
     and ${filterToSql(query.filter ?? DEFAULT_COMPONENT_FILTER, componentFilterFields)}
     and (${query.search} = '' or m.title ilike ${pattern})`;
-  return pageOf<CourseComponent & { total: number }>(
-    db,
-    sql`select ${componentColumns}, count(*) over () as total from course_components m
+  return pageOf<CourseComponent>(db, {
+    rows: sql`select ${componentColumns} from course_components m
       where ${where} order by ${componentOrder(query)} limit ${query.limit} offset ${query.offset}`,
-    sql`select count(*) as total from course_components m where ${where}`,
-    query.offset,
-  );
+    count: sql`select count(*) as total from course_components m where ${where}`,
+  });
 }
 
 async function getComponent(db: Database, courseId: string, componentId: string): Promise<CourseComponent> {

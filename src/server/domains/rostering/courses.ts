@@ -99,7 +99,7 @@ function courseColumns(actor: Actor, classes: SQL): SQL {
     c.title, c.course_code as "courseCode", c.grades, c.subjects, c.org_sourced_id as "orgSourcedId",
     o.name as "orgName", c.school_year_sourced_id as "schoolYearSourcedId", y.title as "schoolYearTitle",
     (select count(*)::int from classes k where k.course_sourced_id = c.sourced_id and ${classes}) as "classCount",
-    (select count(distinct e.user_sourced_id)::int from enrollments e join classes k on k.sourced_id = e.class_sourced_id
+    (select count(distinct e.user_sourced_id collate "C")::int from enrollments e join classes k on k.sourced_id = e.class_sourced_id
       where k.course_sourced_id = c.sourced_id and ${classes} and e.role = 'student' and e.status = 'active') as "studentCount",
     ${learners} as learners`;
 }
@@ -122,15 +122,16 @@ export async function findCourses(
   const pattern = containsPattern(query.search);
   const where = sql`${courseScope(actor, classes)} and ${filterToSql(query.filter, courseFilterFields)}
     and (${query.search} = '' or c.title ilike ${pattern} or coalesce(c.course_code, '') ilike ${pattern})`;
-  return pageOf<CourseSummary & { total: number }>(
-    db,
-    sql`select ${courseColumns(actor, classes)}, count(*) over () as total ${courseJoins}
-      where ${where}
-      order by ${courseSortColumns[query.sort]} ${direction(query.orderBy)} nulls last, c.sourced_id
-      limit ${query.limit} offset ${query.offset}`,
-    sql`select count(*) as total ${courseJoins} where ${where}`,
-    query.offset,
-  );
+  const order = sql`${courseSortColumns[query.sort]} ${direction(query.orderBy)} nulls last, c.sourced_id`;
+  // The counts are worked out for the page's courses only.
+  return pageOf<CourseSummary>(db, {
+    rows: sql`with page as (
+        select c.sourced_id ${courseJoins} where ${where} order by ${order} limit ${query.limit} offset ${query.offset}
+      )
+      select ${courseColumns(actor, classes)} ${courseJoins}
+      where c.sourced_id = any(array(select sourced_id from page)) order by ${order}`,
+    count: sql`select count(*) as total ${courseJoins} where ${where}`,
+  });
 }
 
 /**
@@ -160,18 +161,26 @@ export async function getCourseDetail(db: Database, actor: Actor, courseId: stri
     sql`select ${courseColumns(actor, classes)} ${courseJoins} where c.sourced_id = ${courseId}`,
   );
   if (!course) throw new AppError("not_found", "No course has this id");
+  // One pass over the classes' enrollments gives each class its Guides and its number of students.
   const classRows = await queryRows<CourseDetail["classes"][number]>(
     db,
-    sql`select k.sourced_id as "sourcedId", k.status, k.title, k.class_code as "classCode", k.location,
+    sql`with course_classes as (
+        select k.* from classes k where k.course_sourced_id = ${courseId} and ${classes}
+      ), people as (
+        select e.class_sourced_id,
+          count(*) filter (where e.role = 'student')::int as students,
+          json_agg(json_build_object('sourcedId', u.sourced_id, 'givenName', u.given_name, 'familyName', u.family_name)
+            order by e.primary desc, u.family_name, u.given_name) filter (where u.sourced_id is not null) as teachers
+        from enrollments e left join users u on e.role = 'teacher' and u.sourced_id = e.user_sourced_id
+        where e.class_sourced_id in (select sourced_id from course_classes)
+          and e.status = 'active' and e.role in ('student', 'teacher')
+        group by e.class_sourced_id
+      )
+      select k.sourced_id as "sourcedId", k.status, k.title, k.class_code as "classCode", k.location,
         k.school_sourced_id as "schoolSourcedId", s.name as "schoolName",
-        coalesce((select json_agg(json_build_object('sourcedId', u.sourced_id, 'givenName', u.given_name,
-            'familyName', u.family_name) order by e.primary desc, u.family_name, u.given_name)
-          from enrollments e join users u on u.sourced_id = e.user_sourced_id
-          where e.class_sourced_id = k.sourced_id and e.role = 'teacher' and e.status = 'active'), '[]'::json) as teachers,
-        (select count(*)::int from enrollments e where e.class_sourced_id = k.sourced_id
-          and e.role = 'student' and e.status = 'active') as "studentCount"
-      from classes k left join orgs s on s.sourced_id = k.school_sourced_id
-      where k.course_sourced_id = ${courseId} and ${classes}
+        coalesce(p.teachers, '[]'::json) as teachers, coalesce(p.students, 0) as "studentCount"
+      from course_classes k left join people p on p.class_sourced_id = k.sourced_id
+        left join orgs s on s.sourced_id = k.school_sourced_id
       order by k.status, lower(k.title), k.sourced_id`,
   );
   const components = await listComponents(db, courseId, {

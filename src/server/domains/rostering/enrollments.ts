@@ -51,8 +51,8 @@ function enrollmentOrder(query: EnrollmentListQuery): SQL {
   return sql`${enrollmentSortColumns[query.sort]} ${way} nulls last, e.sourced_id`;
 }
 
-const enrollmentJoins = sql`from enrollments e
-  left join users u on u.sourced_id = e.user_sourced_id
+/** The person, class, course and school of enrollments `e`. */
+const enrollmentDetails = sql`left join users u on u.sourced_id = e.user_sourced_id
   left join classes k on k.sourced_id = e.class_sourced_id
   left join courses c on c.sourced_id = k.course_sourced_id
   left join orgs s on s.sourced_id = e.school_sourced_id`;
@@ -133,22 +133,33 @@ export async function findEnrollments(
   if (query.userId) narrowing.push(sql`e.user_sourced_id = ${query.userId}`);
   const where = sql`${scope} and ${filterToSql(query.filter ?? DEFAULT_ENROLLMENT_FILTER, enrollmentFilterFields)}
     ${narrowing.length ? sql`and ${sql.join(narrowing, sql` and `)}` : sql``}
-    and (${query.search} = '' or coalesce(u.given_name, '') || ' ' || coalesce(u.family_name, '') ilike ${pattern}
-      or coalesce(u.email, '') ilike ${pattern} or coalesce(k.title, '') ilike ${pattern})`;
-  const page = await pageOf<EnrollmentRow & { total: number }>(
-    db,
-    sql`select ${enrollmentColumns}, count(*) over () as total ${enrollmentJoins}
-      where ${where} order by ${enrollmentOrder(query)} limit ${query.limit} offset ${query.offset}`,
-    sql`select count(*) as total ${enrollmentJoins} where ${where}`,
-    query.offset,
-  );
+    ${
+      query.search
+        ? sql`and (coalesce(u.given_name, '') || ' ' || coalesce(u.family_name, '') ilike ${pattern}
+            or coalesce(u.email, '') ilike ${pattern} or coalesce(k.title, '') ilike ${pattern})`
+        : sql``
+    }`;
+  // Only what the conditions and the order need is joined while the page is chosen; the page's
+  // rows are then completed with their people, classes, courses and schools.
+  const needsUsers = query.search !== "" || query.sort === "userName";
+  const from = sql`from enrollments e left join classes k on k.sourced_id = e.class_sourced_id
+    ${needsUsers ? sql`left join users u on u.sourced_id = e.user_sourced_id` : sql``}`;
+  const order = enrollmentOrder(query);
+  const page = await pageOf<EnrollmentRow>(db, {
+    rows: sql`with page as (
+        select e.sourced_id ${from} where ${where} order by ${order} limit ${query.limit} offset ${query.offset}
+      )
+      select ${enrollmentColumns} from enrollments e ${enrollmentDetails}
+      where e.sourced_id = any(array(select sourced_id from page)) order by ${order}`,
+    count: sql`select count(*) as total ${from} where ${where}`,
+  });
   return { total: page.total, data: page.data.map(toEnrollment) };
 }
 
 async function getEnrollment(db: Database, enrollmentId: string): Promise<Enrollment> {
   const [row] = await queryRows<EnrollmentRow>(
     db,
-    sql`select ${enrollmentColumns} ${enrollmentJoins} where e.sourced_id = ${enrollmentId}`,
+    sql`select ${enrollmentColumns} from enrollments e ${enrollmentDetails} where e.sourced_id = ${enrollmentId}`,
   );
   if (!row) throw new AppError("not_found", "No enrollment has this id");
   return toEnrollment(row);

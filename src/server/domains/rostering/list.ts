@@ -23,23 +23,13 @@ export function direction(orderBy: "asc" | "desc"): SQL {
   return orderBy === "desc" ? sql.raw("desc") : sql.raw("asc");
 }
 
-/**
- * One page of a list query whose select ends with `count(*) over () as total`. A page past the end
- * has no rows to carry the total, so then the count is asked for on its own.
- */
-export async function pageOf<Row extends { total: number | string }>(
-  db: Database,
-  query: SQL,
-  countQuery: SQL,
-  offset: number,
-): Promise<ListPage<Omit<Row, "total">>> {
-  const rows = await queryRows<Row>(db, query);
-  let total = Number(rows[0]?.total ?? 0);
-  if (rows.length === 0 && offset > 0) {
-    const [row] = await queryRows<{ total: number | string }>(db, countQuery);
-    total = Number(row?.total ?? 0);
-  }
-  return { total, data: rows.map(({ total: _total, ...row }) => row) };
+/** One page of a list and the count of the whole list, asked for side by side. */
+export async function pageOf<Row>(db: Database, queries: { rows: SQL; count: SQL }): Promise<ListPage<Row>> {
+  const [data, [counted]] = await Promise.all([
+    queryRows<Row>(db, queries.rows),
+    queryRows<{ total: number | string }>(db, queries.count),
+  ]);
+  return { data, total: Number(counted?.total ?? 0) };
 }
 
 /**

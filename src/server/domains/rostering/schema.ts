@@ -167,6 +167,8 @@ export const enrollments = pgTable(
   (table) => [
     index("enrollments_user_idx").on(table.userSourcedId),
     index("enrollments_class_idx").on(table.classSourcedId),
+    // The enrollment list's default order: latest begin date first.
+    index("enrollments_begin_date_idx").on(table.beginDate.desc().nullsLast(), table.sourcedId),
   ],
 );
 

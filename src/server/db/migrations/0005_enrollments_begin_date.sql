@@ -1,0 +1,1 @@
+CREATE INDEX "enrollments_begin_date_idx" ON "enrollments" USING btree ("begin_date" DESC NULLS LAST,"sourced_id");
