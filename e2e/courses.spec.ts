@@ -155,6 +155,7 @@ test.describe("manage courses", () => {
 
     await page.getByLabel("Title", { exact: true }).fill(`${title} (pilot)`);
     await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByText("Changes saved.")).toBeVisible();
     await expect(page.getByRole("heading", { name: `${title} (pilot)`, level: 1 })).toBeVisible();
     await screenshot(page, "detail");
 

@@ -45,7 +45,7 @@ export function courseRoutes({ db, auth }: AppDeps) {
       const input = await readJsonBody(c, courseCreateSchema);
       return c.json({ success: true, data: await createCourse(db, actor, input, auth.now()) }, 201);
     })
-    .get("/courses/options", async (c) => {
+    .get("/course-options", async (c) => {
       requireActiveRole(c, ADMIN, "edit courses");
       return c.json({ success: true, data: await courseOptions(db) });
     })

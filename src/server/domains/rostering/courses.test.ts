@@ -304,9 +304,9 @@ describe("creating and editing courses", () => {
   });
 });
 
-describe("GET /api/courses/options", () => {
+describe("GET /api/course-options", () => {
   it("lists organisations and school years for the course form", async () => {
-    const { status, body } = await call("/api/courses/options", "admin");
+    const { status, body } = await call("/api/course-options", "admin");
     expect(status).toBe(200);
     expect(body.data.orgs.map((org: { name: string }) => org.name)).toEqual([
       "Dash Demo District",
@@ -317,6 +317,6 @@ describe("GET /api/courses/options", () => {
   });
 
   it("is for administrators only", async () => {
-    expect((await call("/api/courses/options", "guide")).status).toBe(403);
+    expect((await call("/api/course-options", "guide")).status).toBe(403);
   });
 });

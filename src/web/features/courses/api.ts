@@ -81,7 +81,7 @@ export const courseDetailQuery = (courseId: string) =>
 
 export const courseOptionsQuery = queryOptions({
   queryKey: courseKeys.options,
-  queryFn: ({ signal }) => apiFetch("/api/courses/options", courseOptionsResponseSchema, { signal }),
+  queryFn: ({ signal }) => apiFetch("/api/course-options", courseOptionsResponseSchema, { signal }),
   select: (response) => response.data,
   staleTime: 60_000,
 });

@@ -51,8 +51,6 @@ export function CourseAdminPage() {
         <div className="grid gap-6 xl:grid-cols-2">
           <Section title="Details" className="xl:col-span-2">
             <CourseForm
-              // A fresh form when the saved course changes, so it shows what was stored.
-              key={course.dateLastModified}
               course={course}
               submitLabel="Save changes"
               onSubmit={async (values) => {
