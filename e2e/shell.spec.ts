@@ -179,16 +179,12 @@ test.describe("denied pages redirect", () => {
 });
 
 test.describe("placeholder pages validate their search", () => {
-  test("bad paging of Manage enrollments falls back to the defaults", async ({ page }) => {
-    await signInAs(
-      page,
-      "admin@dash.demo",
-      "/app/admin/admin-section/manage-enrollments?page=-3&orderBy=sideways",
-    );
-    await expect(page.getByRole("heading", { name: "Manage enrollments", level: 1 })).toBeVisible();
-    await expect(page.getByText("Enrollments: add people to classes or end their enrollment.")).toBeVisible();
+  test("District leaderboards keep a valid period and drop an unknown scope", async ({ page }) => {
+    await signInAs(page, "admin@dash.demo", "/app/admin/leaderboards?scope=league&tf=week");
+    await expect(page.getByRole("heading", { name: "District leaderboards", level: 1 })).toBeVisible();
     const state = await pageState(page);
-    expect(state).toMatchObject({ orderBy: "desc", sort: "beginDate", page: "0", perPage: "100" });
+    expect(state.tf).toBe("week");
+    expect(state).not.toHaveProperty("scope");
   });
 
   test("Leaderboards keep valid values and drop an unknown scope, page 0 and an impossible date", async ({

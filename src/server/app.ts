@@ -9,6 +9,7 @@ import { activityRoutes, ingestRoutes } from "./domains/activity/routes";
 import { authRoutes } from "./domains/auth/routes";
 import { apiClientRoutes, oauthRoutes } from "./domains/oauth/routes";
 import { oneRosterRoutes } from "./domains/rostering/oneroster/routes";
+import { courseRoutes } from "./domains/rostering/course-routes";
 import { rosteringRoutes } from "./domains/rostering/routes";
 import { loadSession, requireSession } from "./lib/auth";
 import type { AppDeps, AppEnv } from "./lib/context";
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps) {
     // Everything below needs a session: without one the answer is 401, even for unknown paths.
     .use("*", requireSession)
     .route("/", rosteringRoutes(deps))
+    .route("/", courseRoutes(deps))
     .route("/", activityRoutes(deps))
     .route("/flow", flowRoutes(deps))
     .route("/admin/api-clients", apiClientRoutes(deps))

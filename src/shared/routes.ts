@@ -1,4 +1,12 @@
 import { z } from "zod";
+import {
+  COURSE_SORTS,
+  DEFAULT_PAGE_SIZE,
+  ENROLLMENT_ROLES,
+  ENROLLMENT_SORTS,
+  MAX_PAGE_SIZE,
+  ROSTER_STATUSES,
+} from "./contracts/courses";
 import type { DashRole } from "./roles";
 import {
   flag,
@@ -59,11 +67,15 @@ const LEARNING: readonly DashRole[] = ["student", "teacher", "administrator"];
 const REVIEWERS: readonly DashRole[] = ["administrator", "teacher", "proctor"];
 
 const dateRange = { startDate: isoDate(), endDate: isoDate() };
-const listPaging = (sort: string, orderBy: "asc" | "desc") => ({
+const listPaging = <const Sorts extends readonly [string, ...string[]]>(
+  sorts: Sorts,
+  sort: Sorts[number],
+  orderBy: "asc" | "desc",
+) => ({
   search: textOr(""),
   page: integerOr(0, 0),
-  perPage: integerOr(1, 100),
-  sort: textOr(sort),
+  perPage: integerOr(1, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+  sort: oneOfOr(sorts, sort),
   orderBy: oneOfOr(["asc", "desc"], orderBy),
 });
 
@@ -120,8 +132,15 @@ export const searchSchemas = {
   }),
   adminRoles: z.object({ tab: oneOfOr(["users", "relationships"], "users") }),
   adminCredentials: z.object({ tab: oneOfOr(["oneroster", "apps"], "oneroster") }),
-  manageCourses: z.object(listPaging("title", "asc")),
-  manageEnrollments: z.object(listPaging("beginDate", "desc")),
+  manageCourses: z.object(listPaging(COURSE_SORTS, "title", "asc")),
+  manageEnrollments: z.object({
+    ...listPaging(ENROLLMENT_SORTS, "beginDate", "desc"),
+    // The default filter: active students.
+    role: oneOfOr([...ENROLLMENT_ROLES, "all"], "student"),
+    status: oneOfOr([...ROSTER_STATUSES, "all"], "active"),
+    courseId: text(),
+    classId: text(),
+  }),
   childrenProgress: z.object({ childId: text() }),
   checkChart: z.object({ view: oneOf(["dashboard", "create", "edit", "progress"]), chartId: text() }),
   oneDate: z.object({ date: isoDate() }),

@@ -127,13 +127,36 @@ describe("admin lists", () => {
     });
   });
 
-  it("defaults manage-enrollments to beginDate descending", () => {
+  it("falls back from an unknown sort and a page size over 500", () => {
+    expect(parse("manageCourses", { sort: "colour", perPage: 5000 })).toMatchObject({
+      sort: "title",
+      perPage: 100,
+    });
+    expect(parse("manageCourses", { sort: "courseCode", perPage: 500 })).toMatchObject({
+      sort: "courseCode",
+      perPage: 500,
+    });
+  });
+
+  it("defaults manage-enrollments to active students, beginDate descending", () => {
     expect(parse("manageEnrollments", {})).toEqual({
       search: "",
       page: 0,
       perPage: 100,
       sort: "beginDate",
       orderBy: "desc",
+      role: "student",
+      status: "active",
+    });
+    expect(parse("manageEnrollments", { role: "janitor", status: "gone", courseId: "" })).toMatchObject({
+      role: "student",
+      status: "active",
+      courseId: undefined,
+    });
+    expect(parse("manageEnrollments", { role: "all", status: "tobedeleted", classId: "k1" })).toMatchObject({
+      role: "all",
+      status: "tobedeleted",
+      classId: "k1",
     });
     expect(parse("manageEnrollments", { page: 2, perPage: 25, orderBy: "asc" })).toMatchObject({
       page: 2,

@@ -72,9 +72,9 @@ export const idList = () =>
     .optional()
     .catch(undefined);
 
-/** An integer at least `min`, with a default. */
-export const integerOr = (min: number, fallback: number) =>
-  z.preprocess(asText, z.coerce.number().int().min(min)).catch(fallback).default(fallback);
+/** An integer at least `min` (and at most `max`), with a default. */
+export const integerOr = (min: number, fallback: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess(asText, z.coerce.number().int().min(min).max(max)).catch(fallback).default(fallback);
 
 /** An integer at least `min`, or absent. */
 export const integerAtLeast = (min: number) =>

@@ -1,3 +1,4 @@
+import type { QueryClient } from "@tanstack/react-query";
 import { lazyRouteComponent, type RouteComponent } from "@tanstack/react-router";
 import type { RoutePath } from "../shared/routes";
 
@@ -28,4 +29,38 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     () => import("./features/learning-metrics/learning-metrics-page"),
     "LearningMetricsPage",
   ),
+  "/app/admin/manage-courses/": lazyRouteComponent(
+    () => import("./features/courses/manage-courses-page"),
+    "ManageCoursesPage",
+  ),
+  "/app/admin/manage-courses/$sourcedId": lazyRouteComponent(
+    () => import("./features/courses/course-admin-page"),
+    "CourseAdminPage",
+  ),
+  "/app/admin/admin-section/manage-courses/create": lazyRouteComponent(
+    () => import("./features/courses/create-course-page"),
+    "CreateCoursePage",
+  ),
+  "/app/admin/admin-section/manage-enrollments": lazyRouteComponent(
+    () => import("./features/courses/manage-enrollments-page"),
+    "ManageEnrollmentsPage",
+  ),
+  "/app/courses/": lazyRouteComponent(() => import("./features/courses/courses-page"), "CoursesPage"),
+  "/app/courses/$courseId/enrollments": lazyRouteComponent(
+    () => import("./features/courses/course-enrollments-page"),
+    "CourseEnrollmentsPage",
+  ),
+  "/app/course/$courseId": lazyRouteComponent(() => import("./features/courses/course-page"), "CoursePage"),
+};
+
+/** Prefetches a page's data from its search and params; the page then reads it from the query cache. */
+export type PageLoader = (input: {
+  queryClient: QueryClient;
+  search: Record<string, unknown>;
+  params: Record<string, string>;
+}) => Promise<unknown>;
+
+export const pageLoaders: Partial<Record<RoutePath, PageLoader>> = {
+  "/app/admin/manage-courses/": async (input) =>
+    (await import("./features/courses/api")).prefetchManagedCourses(input.queryClient, input.search),
 };

@@ -17,7 +17,7 @@ import { configQuery, INVALID_AUTH_DATA, meQuery } from "./features/auth/api";
 import { type AuthState, accessSubjectOf, toAuthState } from "./features/auth/auth-state";
 import { afterSignInPath } from "./features/auth/login-redirect";
 import { AppShell } from "./features/shell/app-shell";
-import { pageComponents } from "./pages";
+import { pageComponents, pageLoaders } from "./pages";
 
 /**
  * The router is built from the route table in src/shared/routes.ts: every page gets its path,
@@ -100,6 +100,20 @@ function relativePath(route: PageRoute): string {
 function pageRoute(route: PageRoute) {
   const component: RouteComponent =
     pageComponents[route.path as RoutePath] ?? (() => <PlaceholderPage route={route} />);
+  const load = pageLoaders[route.path as RoutePath];
+  // A page with a loader prefetches its data from its search and params before it shows.
+  const loading = load && {
+    loaderDeps: ({ search }: { search: Record<string, unknown> }) => search,
+    loader: ({
+      context,
+      deps,
+      params,
+    }: {
+      context: RouterContext;
+      deps: Record<string, unknown>;
+      params: Record<string, string>;
+    }) => load({ queryClient: context.queryClient, search: deps, params }),
+  };
   return createRoute({
     getParentRoute: () => parentOf(route),
     path: relativePath(route),
@@ -123,6 +137,7 @@ function pageRoute(route: PageRoute) {
       if (!decision.allowed) throw redirect({ href: decision.redirectTo, replace: true });
     },
     component,
+    ...loading,
   } as Parameters<typeof createRoute>[0]) as unknown as AnyRoute;
 }
 

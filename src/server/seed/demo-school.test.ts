@@ -54,6 +54,9 @@ describe("the demo school", () => {
     ).toBe(0);
     expect(await count(sql`select count(*) as n from classes`)).toBe(32);
     expect(await count(sql`select count(*) as n from academic_sessions where type = 'term'`)).toBe(2);
+    // Four units per course, the last of each without a sortOrder.
+    expect(await count(sql`select count(*) as n from course_components`)).toBe(32);
+    expect(await count(sql`select count(*) as n from course_components where sort_order is null`)).toBe(8);
   });
 
   it("makes guide@dash.demo the Guide of student@dash.demo and parent@dash.demo the parent of two children", async () => {

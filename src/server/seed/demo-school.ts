@@ -9,6 +9,7 @@ import { apiClients } from "../domains/oauth/schema";
 import {
   academicSessions,
   classes,
+  courseComponents,
   courses,
   enrollments,
   orgs,
@@ -39,6 +40,13 @@ type RoleRow = typeof userRoles.$inferInsert;
 type EnrollmentRow = typeof enrollments.$inferInsert;
 
 const SUBJECTS = ["Math", "Reading", "Language", "Science"] as const;
+/** Each course's units in order; the last has no sortOrder (it sorts after the others). */
+const UNITS: Record<(typeof SUBJECTS)[number], string[]> = {
+  Math: ["Number sense", "Operations", "Fractions", "Math games"],
+  Reading: ["Phonics and fluency", "Vocabulary", "Comprehension", "Reading for fun"],
+  Language: ["Grammar", "Spelling", "Writing", "Word play"],
+  Science: ["Life science", "Earth and space", "Physical science", "Investigations"],
+};
 const GIVEN_NAMES = [
   "Liam",
   "Olivia",
@@ -280,6 +288,7 @@ export async function seedDemoSchool(db: Database, today: Date = new Date()): Pr
   const roleRows: RoleRow[] = [];
   const agentRows: (typeof userAgents.$inferInsert)[] = [];
   const courseRows: (typeof courses.$inferInsert)[] = [];
+  const componentRows: (typeof courseComponents.$inferInsert)[] = [];
   const classRows: (typeof classes.$inferInsert)[] = [];
   const enrollmentRows: EnrollmentRow[] = [];
   const demoUserIds = new Map<DemoEmail, string>();
@@ -335,6 +344,14 @@ export async function seedDemoSchool(db: Database, today: Date = new Date()): Pr
         subjects: [subject],
         orgSourcedId: schoolId,
         schoolYearSourcedId: yearId,
+      });
+      UNITS[subject].forEach((title, index, units) => {
+        componentRows.push({
+          sourcedId: demoId(`component-${school.key}-${subject}-${index}`),
+          courseSourcedId: courseId,
+          title,
+          sortOrder: index < units.length - 1 ? index + 1 : null,
+        });
       });
     }
 
@@ -480,6 +497,7 @@ export async function seedDemoSchool(db: Database, today: Date = new Date()): Pr
     await insertAll(orgRows, (batch) => tx.insert(orgs).values(batch));
     await insertAll(sessionRows, (batch) => tx.insert(academicSessions).values(batch));
     await insertAll(courseRows, (batch) => tx.insert(courses).values(batch));
+    await insertAll(componentRows, (batch) => tx.insert(courseComponents).values(batch));
     await insertAll(classRows, (batch) => tx.insert(classes).values(batch));
     await insertAll(userRows, (batch) => tx.insert(users).values(batch));
     await insertAll(roleRows, (batch) => tx.insert(userRoles).values(batch));

@@ -14,6 +14,12 @@ export function dayLabel(isoDate: string): string {
   return `${weekdayFormat.format(date)} ${date.getUTCDate()} ${monthFormat.format(date)}`;
 }
 
+/** "3 Nov 2025" */
+export function dateLabel(isoDate: string): string {
+  const date = noonOf(isoDate);
+  return `${date.getUTCDate()} ${monthFormat.format(date)} ${date.getUTCFullYear()}`;
+}
+
 /** "Mon" */
 export function weekdayLabel(isoDate: string): string {
   return weekdayFormat.format(noonOf(isoDate));
@@ -50,8 +56,12 @@ export function relativeTime(instant: string | Date, now: Date = new Date()): st
   return "just now";
 }
 
-/** Roster grades for people: "03" is grade 3, "KG" kindergarten. */
+/** Roster grades as people say them: "03" is 3, "KG" kindergarten (K): "K, 1, 2". */
+export function gradeNames(grades: string[]): string {
+  return grades.map((grade) => (grade === "KG" ? "K" : grade.replace(/^0+(?=\d)/, ""))).join(", ");
+}
+
+/** Roster grades for people: "Grade 3". */
 export function gradeLabel(grades: string[]): string {
-  const names = grades.map((grade) => (grade === "KG" ? "K" : grade.replace(/^0+(?=\d)/, "")));
-  return `Grade ${names.join(", ")}`;
+  return `Grade ${gradeNames(grades)}`;
 }

@@ -3,6 +3,7 @@ import {
   boolean,
   date,
   index,
+  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -169,6 +170,8 @@ export const enrollments = pgTable(
     index("enrollments_user_idx").on(table.userSourcedId),
     index("enrollments_class_idx").on(table.classSourcedId),
     index("enrollments_school_idx").on(table.schoolSourcedId),
+    // The enrollment list's default order: latest begin date first.
+    index("enrollments_begin_date_idx").on(table.beginDate.desc().nullsLast(), table.sourcedId),
   ],
 );
 
@@ -189,3 +192,22 @@ export const demographics = pgTable("demographics", {
   cityOfBirth: text("city_of_birth"),
   publicSchoolResidenceStatus: text("public_school_residence_status"),
 });
+
+/**
+ * Course components (OneRoster 1.2 resources-style units of a course): a course's units and their
+ * parts. Ordered by sortOrder; components without one come last.
+ */
+export const courseComponents = pgTable(
+  "course_components",
+  {
+    ...oneRosterBase,
+    courseSourcedId: text("course_sourced_id").notNull(),
+    parentComponentSourcedId: text("parent_component_sourced_id"),
+    title: text("title").notNull(),
+    sortOrder: integer("sort_order"),
+  },
+  (table) => [
+    index("course_components_course_idx").on(table.courseSourcedId),
+    index("course_components_parent_idx").on(table.parentComponentSourcedId),
+  ],
+);

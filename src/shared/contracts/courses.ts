@@ -1,0 +1,296 @@
+import { z } from "zod";
+import { isIsoDate } from "../search";
+
+/** Courses, their components (units) and enrollments: requests and answers of /api/courses and /api/enrollments. */
+
+export const MAX_PAGE_SIZE = 500;
+export const DEFAULT_PAGE_SIZE = 100;
+
+export const COURSE_SORTS = ["title", "courseCode", "orgName", "status", "dateLastModified"] as const;
+export type CourseSort = (typeof COURSE_SORTS)[number];
+
+export const ENROLLMENT_SORTS = [
+  "beginDate",
+  "endDate",
+  "userName",
+  "classTitle",
+  "role",
+  "status",
+  "dateLastModified",
+] as const;
+export type EnrollmentSort = (typeof ENROLLMENT_SORTS)[number];
+
+export const COMPONENT_SORTS = ["sortOrder", "title", "dateLastModified"] as const;
+
+/** OneRoster 1.2 enrollment roles. */
+export const ENROLLMENT_ROLES = ["student", "teacher", "administrator", "proctor"] as const;
+export type EnrollmentRole = (typeof ENROLLMENT_ROLES)[number];
+
+/** OneRoster 1.2 statuses. An ended enrollment is kept, marked `tobedeleted`, with its end date. */
+export const ROSTER_STATUSES = ["active", "tobedeleted"] as const;
+export type RosterStatus = (typeof ROSTER_STATUSES)[number];
+
+/** What the enrollment list shows when the caller sends no filter. */
+export const DEFAULT_ENROLLMENT_FILTER = "status='active' AND role='student'";
+/** What the component list shows when the caller sends no filter: removed components stay hidden. */
+export const DEFAULT_COMPONENT_FILTER = "status='active'";
+
+/** CEDS grade levels, the vocabulary OneRoster uses for grades. */
+export const GRADES = [
+  "IT",
+  "PR",
+  "PK",
+  "TK",
+  "KG",
+  "01",
+  "02",
+  "03",
+  "04",
+  "05",
+  "06",
+  "07",
+  "08",
+  "09",
+  "10",
+  "11",
+  "12",
+  "13",
+  "PS",
+  "UG",
+  "Other",
+] as const;
+export type Grade = (typeof GRADES)[number];
+
+const isoDate = z.string().refine(isIsoDate, "must be a yyyy-MM-dd date");
+const id = (what: string) =>
+  z
+    .string(`${what} is required`)
+    .trim()
+    .min(1, `${what} is required`)
+    .max(200, `${what} is at most 200 characters`);
+
+/** offset/limit paging, a whitelisted sort, a direction, a search text and a OneRoster filter. */
+function listQuery<const Sorts extends readonly [string, ...string[]]>(
+  sorts: Sorts,
+  defaultSort: Sorts[number],
+  defaultOrder: "asc" | "desc",
+) {
+  return z.object({
+    offset: z.coerce.number().int().min(0, "offset cannot be negative").default(0),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1, "limit is at least 1")
+      .max(MAX_PAGE_SIZE, `limit is at most ${MAX_PAGE_SIZE}`)
+      .default(DEFAULT_PAGE_SIZE),
+    sort: z.enum(sorts, `sort is one of ${sorts.join(", ")}`).default(defaultSort),
+    orderBy: z.enum(["asc", "desc"], "orderBy is asc or desc").default(defaultOrder),
+    search: z.string().trim().max(200, "Keep the search under 200 characters").default(""),
+    filter: z.string().max(2000, "The filter is longer than 2000 characters").optional(),
+  });
+}
+
+export const courseListQuerySchema = listQuery(COURSE_SORTS, "title", "asc");
+export type CourseListQuery = z.output<typeof courseListQuerySchema>;
+
+export const enrollmentListQuerySchema = listQuery(ENROLLMENT_SORTS, "beginDate", "desc").extend({
+  classId: id("classId").optional(),
+  courseId: id("courseId").optional(),
+  schoolId: id("schoolId").optional(),
+  userId: id("userId").optional(),
+});
+export type EnrollmentListQuery = z.output<typeof enrollmentListQuerySchema>;
+
+export const componentListQuerySchema = listQuery(COMPONENT_SORTS, "sortOrder", "asc");
+export type ComponentListQuery = z.output<typeof componentListQuerySchema>;
+
+const optionalText = (max: number, what: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${what} is at most ${max} characters`)
+    .nullable()
+    .transform((value) => value || null);
+
+const courseFields = {
+  title: z.string("Give the course a title").trim().min(1, "Give the course a title").max(200),
+  courseCode: optionalText(100, "The course code"),
+  grades: z
+    .array(z.enum(GRADES, `Grades are CEDS levels: ${GRADES.join(", ")}`))
+    .max(GRADES.length)
+    .refine((grades) => new Set(grades).size === grades.length, "List each grade once"),
+  subjects: z
+    .array(z.string().trim().min(1, "A subject cannot be empty").max(100))
+    .max(20, "At most 20 subjects")
+    .refine((subjects) => new Set(subjects).size === subjects.length, "List each subject once"),
+  orgSourcedId: id("The organisation"),
+  schoolYearSourcedId: id("The school year").nullable(),
+};
+
+export const courseCreateSchema = z.object({
+  ...courseFields,
+  courseCode: courseFields.courseCode.default(null),
+  grades: courseFields.grades.default([]),
+  subjects: courseFields.subjects.default([]),
+  schoolYearSourcedId: courseFields.schoolYearSourcedId.default(null),
+});
+export type CourseCreate = z.output<typeof courseCreateSchema>;
+
+export const courseUpdateSchema = z
+  .object({ ...courseFields, status: z.enum(ROSTER_STATUSES, "status is active or tobedeleted") })
+  .partial()
+  .refine((changes) => Object.keys(changes).length > 0, "Send at least one field to change");
+export type CourseUpdate = z.output<typeof courseUpdateSchema>;
+
+const metadata = z
+  .record(z.string(), z.unknown())
+  .refine((value) => JSON.stringify(value).length <= 10_000, "metadata is at most 10,000 characters of JSON")
+  .nullable();
+const sortOrder = z
+  .number("sortOrder is a whole number")
+  .int("sortOrder is a whole number")
+  .min(-1_000_000)
+  .max(1_000_000)
+  .nullable();
+
+export const componentCreateSchema = z.object({
+  title: z.string("Give the component a title").trim().min(1, "Give the component a title").max(200),
+  sortOrder: sortOrder.default(null),
+  parentComponentSourcedId: id("parentComponentSourcedId").nullable().default(null),
+  metadata: metadata.default(null),
+});
+export type ComponentCreate = z.output<typeof componentCreateSchema>;
+
+export const componentUpdateSchema = z
+  .object({
+    title: componentCreateSchema.shape.title,
+    sortOrder,
+    parentComponentSourcedId: id("parentComponentSourcedId").nullable(),
+    metadata,
+  })
+  .partial()
+  .refine((changes) => Object.keys(changes).length > 0, "Send at least one field to change");
+export type ComponentUpdate = z.output<typeof componentUpdateSchema>;
+
+/** The new order of some of a course's components: they get sortOrder 1, 2, 3… in this order. */
+export const componentOrderSchema = z.object({
+  componentIds: z
+    .array(id("A component id"))
+    .min(1, "List at least one component")
+    .max(MAX_PAGE_SIZE)
+    .refine((ids) => new Set(ids).size === ids.length, "List each component once"),
+});
+
+export const enrollmentCreateSchema = z
+  .object({
+    userSourcedId: id("Choose a person"),
+    classSourcedId: id("Choose a class"),
+    role: z.enum(ENROLLMENT_ROLES, `role is one of ${ENROLLMENT_ROLES.join(", ")}`),
+    primary: z.boolean().default(false),
+    beginDate: isoDate.optional(),
+  })
+  .refine((enrollment) => !enrollment.primary || enrollment.role === "teacher", {
+    message: "Only a teacher's enrollment can be primary",
+    path: ["primary"],
+  });
+export type EnrollmentCreate = z.output<typeof enrollmentCreateSchema>;
+
+export const enrollmentEndSchema = z.object({ endDate: isoDate.optional() });
+
+// Answers
+
+const personRef = z.object({ sourcedId: z.string(), givenName: z.string(), familyName: z.string() });
+
+export const courseSummarySchema = z.object({
+  sourcedId: z.string(),
+  status: z.string(),
+  dateLastModified: z.string(),
+  title: z.string(),
+  courseCode: z.string().nullable(),
+  grades: z.array(z.string()),
+  subjects: z.array(z.string()),
+  orgSourcedId: z.string(),
+  orgName: z.string().nullable(),
+  schoolYearSourcedId: z.string().nullable(),
+  schoolYearTitle: z.string().nullable(),
+  /** Classes of the course the caller may see (all of them for an administrator). */
+  classCount: z.number(),
+  /** Students actively enrolled in those classes. */
+  studentCount: z.number(),
+  /** A parent's or guardian's children who take the course; empty for other roles. */
+  learners: z.array(personRef),
+});
+export type CourseSummary = z.infer<typeof courseSummarySchema>;
+
+const listAnswer = <Item extends z.ZodType>(item: Item) =>
+  z.object({ success: z.literal(true), data: z.array(item), total: z.number(), error: z.null() });
+
+export const courseListResponseSchema = listAnswer(courseSummarySchema);
+
+export const componentSchema = z.object({
+  sourcedId: z.string(),
+  status: z.string(),
+  dateLastModified: z.string(),
+  courseSourcedId: z.string(),
+  parentComponentSourcedId: z.string().nullable(),
+  title: z.string(),
+  sortOrder: z.number().nullable(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+});
+export type CourseComponent = z.infer<typeof componentSchema>;
+
+export const componentListResponseSchema = listAnswer(componentSchema);
+export const componentResponseSchema = z.object({ success: z.literal(true), data: componentSchema });
+
+export const courseClassSchema = z.object({
+  sourcedId: z.string(),
+  status: z.string(),
+  title: z.string(),
+  classCode: z.string().nullable(),
+  location: z.string().nullable(),
+  schoolSourcedId: z.string(),
+  schoolName: z.string().nullable(),
+  teachers: z.array(personRef),
+  studentCount: z.number(),
+});
+export type CourseClass = z.infer<typeof courseClassSchema>;
+
+export const courseDetailSchema = z.object({
+  course: courseSummarySchema,
+  /** The classes the caller may see: all (administrator), those they teach, or their own (student). */
+  classes: z.array(courseClassSchema),
+  /** Active components, in order. */
+  components: z.array(componentSchema),
+  /** Enrollments in those classes by role and status; null for students. */
+  enrollmentCounts: z.array(z.object({ role: z.string(), status: z.string(), count: z.number() })).nullable(),
+});
+export type CourseDetail = z.infer<typeof courseDetailSchema>;
+
+export const courseDetailResponseSchema = z.object({ success: z.literal(true), data: courseDetailSchema });
+
+export const courseOptionsResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    orgs: z.array(z.object({ sourcedId: z.string(), name: z.string(), type: z.string() })),
+    schoolYears: z.array(z.object({ sourcedId: z.string(), title: z.string() })),
+  }),
+});
+export type CourseOptions = z.infer<typeof courseOptionsResponseSchema>["data"];
+
+export const enrollmentSchema = z.object({
+  sourcedId: z.string(),
+  status: z.string(),
+  role: z.string(),
+  primary: z.boolean(),
+  beginDate: z.string().nullable(),
+  endDate: z.string().nullable(),
+  dateLastModified: z.string(),
+  user: personRef.extend({ email: z.string().nullable() }),
+  class: z.object({ sourcedId: z.string(), title: z.string().nullable(), classCode: z.string().nullable() }),
+  course: z.object({ sourcedId: z.string(), title: z.string() }).nullable(),
+  school: z.object({ sourcedId: z.string(), name: z.string().nullable() }),
+});
+export type Enrollment = z.infer<typeof enrollmentSchema>;
+
+export const enrollmentListResponseSchema = listAnswer(enrollmentSchema);
+export const enrollmentResponseSchema = z.object({ success: z.literal(true), data: enrollmentSchema });

@@ -1,0 +1,38 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { Card, PageHeader } from "../../components/page-header";
+import { buttonClass } from "../../components/ui/form";
+import { courseKeys, createCourse } from "./api";
+import { CourseForm } from "./course-form";
+
+/** /app/admin/admin-section/manage-courses/create: a new course, then its page. */
+export function CreateCoursePage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  return (
+    <div>
+      <PageHeader
+        title="New course"
+        description="A course is a programme of study; its classes are where students learn it."
+        actions={
+          <Link to="/app/admin/manage-courses" className={buttonClass("secondary")}>
+            All courses
+          </Link>
+        }
+      />
+      <Card className="max-w-3xl">
+        <CourseForm
+          submitLabel="Create course"
+          onSubmit={async ({ status: _status, ...values }) => {
+            const created = await createCourse(values);
+            await queryClient.invalidateQueries({ queryKey: courseKeys.all });
+            await navigate({
+              to: "/app/admin/manage-courses/$sourcedId",
+              params: { sourcedId: created.data.sourcedId },
+            });
+          }}
+        />
+      </Card>
+    </div>
+  );
+}
