@@ -6,6 +6,7 @@ import { pingDatabase } from "./db/client";
 import { flowRoutes } from "./domains/activity/flow-routes";
 import { activityRoutes, ingestRoutes } from "./domains/activity/routes";
 import { authRoutes } from "./domains/auth/routes";
+import { rosterAdminRoutes } from "./domains/rostering/admin-routes";
 import { rosteringRoutes } from "./domains/rostering/routes";
 import { loadSession, requireSession } from "./lib/auth";
 import type { AppDeps, AppEnv } from "./lib/context";
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps) {
     // Everything below needs a session: without one the answer is 401, even for unknown paths.
     .use("*", requireSession)
     .route("/", rosteringRoutes(deps))
+    .route("/admin", rosterAdminRoutes(deps))
     .route("/", activityRoutes(deps))
     .route("/flow", flowRoutes(deps))
     .all("*", (c) =>

@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { AuthUser, UserRole } from "../../../shared/contracts/auth";
-import { dashRoleOf } from "../../../shared/roles";
+import { type DashRole, dashRoleOf, rosterRolesOf } from "../../../shared/roles";
 import { type Database, queryRows } from "../../db/client";
 
 /** The columns of a user's profile, with their roles and org names gathered in the same row. */
@@ -71,4 +71,9 @@ export async function findUserProfile(db: Database, where: SQL): Promise<UserPro
     sql`select ${userProfileColumns} from users u where ${where} limit 1`,
   );
   return row;
+}
+
+/** The roster role in `column` grants this Dash role (any OneRoster name for it, in any case). */
+export function grantsRole(column: SQL, role: DashRole): SQL {
+  return sql`lower(${column}) in ${rosterRolesOf(role)}`;
 }
