@@ -1,5 +1,6 @@
 CREATE TABLE "roster_changes" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"seq" bigserial NOT NULL,
 	"actor_sourced_id" text NOT NULL,
 	"action" text NOT NULL,
 	"target_user_sourced_id" text,

@@ -53,7 +53,7 @@ export async function listRosterChanges(
         left join users actor on actor.sourced_id = c.actor_sourced_id
         left join users target on target.sourced_id = c.target_user_sourced_id
         where ${page.userId ? sql`c.target_user_sourced_id = ${page.userId}` : sql`true`}
-        order by c.created_at desc, c.id
+        order by c.created_at desc, c.seq desc
         limit ${page.limit} offset ${page.offset}`,
   );
   return {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigserial,
   boolean,
   date,
   index,
@@ -109,6 +110,8 @@ export const rosterChanges = pgTable(
   "roster_changes",
   {
     id: uuid("id").primaryKey().defaultRandom(),
+    /** Order of writing: changes made within the same instant still list in the order they happened. */
+    seq: bigserial("seq", { mode: "number" }).notNull(),
     actorSourcedId: text("actor_sourced_id").notNull(),
     action: text("action").notNull(),
     targetUserSourcedId: text("target_user_sourced_id"),
