@@ -59,6 +59,12 @@ function request(overrides: Partial<OnboardingRequest> = {}): OnboardingRequest 
   };
 }
 
+function newParentEmail(input: OnboardingRequest): string {
+  const first = input.guardians?.[0];
+  if (first?.kind !== "new") throw new Error("the request has no new parent first");
+  return first.email;
+}
+
 async function call(path: string, cookie: string, init: { method?: string; json?: unknown } = {}) {
   const response = await t.request(path, { cookie, ...init });
   return { status: response.status, body: await response.json(), headers: response.headers };
@@ -208,7 +214,7 @@ describe("POST /api/admin/onboarding", () => {
     expect(body.message).toBe(
       "An account with the email parent@dash.demo already exists. Link that person instead.",
     );
-    const guardianEmail = (input.guardians?.[0] as { email: string }).email;
+    const guardianEmail = newParentEmail(input);
     expect(await usersWithEmail([guardianEmail])).toEqual([]);
 
     const parentTaken = await onboard(
@@ -291,7 +297,7 @@ describe("POST /api/admin/onboarding", () => {
       const { status, body } = await onboard(input);
       expect(status).toBe(500);
       expect(body.message).not.toMatch(/user_agents/);
-      const emails = [input.student.email as string, (input.guardians?.[0] as { email: string }).email];
+      const emails = [input.student.email as string, newParentEmail(input)];
       expect(await usersWithEmail(emails)).toEqual([]);
     } finally {
       await t.db.execute(sql`drop trigger refuse_agents on user_agents`);
