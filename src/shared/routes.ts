@@ -119,6 +119,7 @@ export const searchSchemas = {
     ...dateRange,
   }),
   adminRoles: z.object({ tab: oneOfOr(["users", "relationships"], "users") }),
+  orgExplorer: z.object({ tab: oneOfOr(["overview", "classes", "people"], "overview") }),
   manageCourses: z.object(listPaging("title", "asc")),
   manageEnrollments: z.object(listPaging("beginDate", "desc")),
   childrenProgress: z.object({ childId: text() }),
@@ -660,6 +661,7 @@ export const routes = [
     title: "Org explorer",
     summary: "An organization's schools, classes, people and numbers.",
     access: STAFF,
+    search: searchSchemas.orgExplorer,
   },
   {
     path: "/app/admin/onboarding",
