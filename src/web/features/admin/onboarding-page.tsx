@@ -119,7 +119,8 @@ const GRADE_OPTIONS = [
 export function OnboardingPage() {
   const [step, setStep] = useState<Step>("Student");
   const [draft, setDraft] = useState<Draft>(EMPTY_DRAFT);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  // Problems show once Next was tried on a step, and then follow every keystroke.
+  const [hasTriedNext, setHasTriedNext] = useState(false);
   const [result, setResult] = useState<OnboardingResult | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [isSubmitting, setIsSubmitting] = useState(false);
@@ -139,7 +140,7 @@ export function OnboardingPage() {
   }, [step]);
 
   const goTo = (next: Step) => {
-    setErrors({});
+    setHasTriedNext(false);
     setFailure(null);
     setStep(next);
   };
@@ -160,11 +161,10 @@ export function OnboardingPage() {
   }
 
   function next() {
-    const found = stepErrors(step);
-    setErrors(found);
-    if (Object.keys(found).length) return;
+    if (Object.keys(stepErrors(step)).length) return setHasTriedNext(true);
     goTo(STEPS[index + 1] as Step);
   }
+  const errors = hasTriedNext ? stepErrors(step) : {};
 
   async function submit() {
     setIsSubmitting(true);
