@@ -20,6 +20,7 @@ import { requireActiveRole } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
 import { readJsonBody, readQuery } from "../../lib/validation";
 import { findGuardians, onboardingClasses, onboardingSchools, onboardStudent } from "./onboarding";
+import { createOrgNumbers } from "./org-numbers";
 import {
   createSchool,
   findOrgClasses,
@@ -51,6 +52,7 @@ const ADMIN = ["administrator"] as const;
  * (administrators and Guides) and the log of these changes.
  */
 export function rosterAdminRoutes({ db, auth }: AppDeps) {
+  const numbers = createOrgNumbers(db, auth.now);
   const list = <Item>(result: { data: Item[]; total: number }) => ({
     success: true as const,
     ...result,
@@ -64,36 +66,36 @@ export function rosterAdminRoutes({ db, auth }: AppDeps) {
         const actor = requireActiveRole(c, STAFF, "see organizations");
         const query = readQuery(c, orgListQuerySchema);
         return c.json({
-          ...list(await findOrgs(db, actor, query)),
+          ...list(await findOrgs(db, numbers, actor, query)),
           canEdit: actor.activeRole === "administrator",
         });
       })
       .post("/orgs", async (c) => {
         const actor = requireActiveRole(c, ADMIN, "add schools");
         const input = await readJsonBody(c, createSchoolSchema);
-        const org = await createSchool(db, actor, input, auth.now());
+        const org = await createSchool(db, numbers, actor, input, auth.now());
         return c.json({ success: true, data: org }, 201);
       })
       .get("/orgs/:orgId", async (c) => {
         const actor = requireActiveRole(c, STAFF, "see organizations");
-        const data = await getOrgDetail(db, actor, c.req.param("orgId"));
+        const data = await getOrgDetail(db, numbers, actor, c.req.param("orgId"));
         return c.json({ success: true, data, canEdit: actor.activeRole === "administrator" });
       })
       .patch("/orgs/:orgId", async (c) => {
         const actor = requireActiveRole(c, ADMIN, "edit organizations");
         const input = await readJsonBody(c, updateOrgSchema);
-        const org = await updateOrg(db, actor, c.req.param("orgId"), input, auth.now());
+        const org = await updateOrg(db, numbers, actor, c.req.param("orgId"), input, auth.now());
         // Organisation names are part of every signed-in profile.
         auth.forgetEveryone();
         return c.json({ success: true, data: org });
       })
       .get("/orgs/:orgId/tree", async (c) => {
         const actor = requireActiveRole(c, STAFF, "see organizations");
-        return c.json({ success: true, data: await getOrgTree(db, actor, c.req.param("orgId")) });
+        return c.json({ success: true, data: await getOrgTree(db, numbers, actor, c.req.param("orgId")) });
       })
       .get("/orgs/:orgId/summary", async (c) => {
         const actor = requireActiveRole(c, STAFF, "see organizations");
-        return c.json({ success: true, data: await getOrgSummary(db, actor, c.req.param("orgId")) });
+        return c.json({ success: true, data: await getOrgSummary(db, numbers, actor, c.req.param("orgId")) });
       })
       .get("/orgs/:orgId/classes", async (c) => {
         const actor = requireActiveRole(c, STAFF, "see organizations");
@@ -121,6 +123,7 @@ export function rosterAdminRoutes({ db, auth }: AppDeps) {
         const userId = c.req.param("userId");
         const user = await addRole(db, actor, userId, input, auth.now());
         auth.forgetUser(userId);
+        numbers.forget();
         return c.json({ success: true, data: user }, 201);
       })
       .delete("/users/:userId/roles", async (c) => {
@@ -129,6 +132,7 @@ export function rosterAdminRoutes({ db, auth }: AppDeps) {
         const userId = c.req.param("userId");
         const user = await removeRole(db, actor, userId, input, auth.now());
         auth.forgetUser(userId);
+        numbers.forget();
         return c.json({ success: true, data: user });
       })
       .put("/users/:userId/primary-role", async (c) => {
@@ -184,7 +188,9 @@ export function rosterAdminRoutes({ db, auth }: AppDeps) {
         const input = await readJsonBody(c, onboardingRequestSchema);
         // The answer holds new passwords: no cache may keep it.
         c.header("Cache-Control", "no-store");
-        return c.json({ success: true, data: await onboardStudent(db, actor, input, auth.now()) }, 201);
+        const result = await onboardStudent(db, actor, input, auth.now());
+        numbers.forget();
+        return c.json({ success: true, data: result }, 201);
       })
   );
 }

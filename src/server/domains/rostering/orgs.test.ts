@@ -295,3 +295,33 @@ describe("changing organisations", () => {
     expect(maple?.name).toBe("Maple Grove School");
   });
 });
+
+describe("organisation numbers", () => {
+  const studentsOf = async (orgId: string) =>
+    (await call(`/api/admin/orgs/${orgId}/summary`, admin)).body.data.totals.students as number;
+
+  it("follow changes made through Dash at once, and other changes within 30 seconds", async () => {
+    const before = await studentsOf(MAPLE);
+    // A change made outside Dash's pages (an import, a script) shows once the numbers are recounted.
+    await t.db.execute(
+      sql`insert into users (sourced_id, given_name, family_name, grades) values ('imported-1', 'Ida', 'Imported', '{02}')`,
+    );
+    await t.db.execute(
+      sql`insert into user_roles (user_sourced_id, role, role_type, org_sourced_id) values ('imported-1', 'Student', 'primary', ${MAPLE})`,
+    );
+    expect(await studentsOf(MAPLE)).toBe(before);
+    t.clock.advance(30_001);
+    expect(await studentsOf(MAPLE)).toBe(before + 1);
+    const grades = (await call(`/api/admin/orgs/${DISTRICT}/summary`, admin)).body.data.studentsPerGrade;
+    expect(grades.find((entry: { grade: string }) => entry.grade === "02").students).toBeGreaterThan(0);
+
+    // A role given on the Roles page counts at once.
+    const added = await call(`/api/admin/users/${demoId("proctor")}/roles`, admin, {
+      method: "POST",
+      json: { role: "student", orgSourcedId: MAPLE },
+    });
+    expect(added.status).toBe(201);
+    expect(await studentsOf(MAPLE)).toBe(before + 2);
+    expect(await studentsOf(DISTRICT)).toBe(before + 2 + (await studentsAt(RIVERSIDE)));
+  });
+});

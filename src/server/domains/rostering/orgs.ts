@@ -20,6 +20,7 @@ import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { containsPattern, type FilterFields, filterToSql } from "./filter";
+import { NO_COUNTS, type OrgNumbers, type OrgNumbersCache } from "./org-numbers";
 import { personSearch, personSummaryColumns, toPersonSummary, userFilterFields } from "./people";
 import { grantsRole } from "./queries";
 import { recordRosterChange } from "./roster-changes";
@@ -65,45 +66,6 @@ export async function visibleOrg(db: Database, actor: Actor, orgId: string): Pro
   return { sourcedId: org.sourcedId, name: org.name, type: org.type };
 }
 
-/** People and classes in each organisation and everything under it (a person counts once). */
-async function countsOf(db: Database, orgIds: string[]): Promise<Map<string, OrgCounts>> {
-  if (!orgIds.length) return new Map();
-  const rows = await queryRows<OrgCounts & { orgId: string }>(
-    db,
-    sql`with recursive closure(ancestor, descendant) as (
-          select o.sourced_id, o.sourced_id from orgs o where o.sourced_id in ${orgIds}
-          union
-          select c.ancestor, o.sourced_id from closure c join orgs o on o.parent_sourced_id = c.descendant
-          where o.status = 'active'
-        ),
-        people as (
-          select c.ancestor,
-            count(distinct r.user_sourced_id) filter (where ${grantsRole(sql`r.role`, "student")}) as students,
-            count(distinct r.user_sourced_id) filter (where ${grantsRole(sql`r.role`, "teacher")}) as guides
-          from closure c join user_roles r on r.org_sourced_id = c.descendant
-          join users u on u.sourced_id = r.user_sourced_id and u.status = 'active'
-          group by c.ancestor
-        ),
-        class_counts as (
-          select c.ancestor, count(*) as classes from closure c
-          join classes k on k.school_sourced_id = c.descendant and k.status = 'active' group by c.ancestor
-        ),
-        school_counts as (
-          select c.ancestor, count(*) as schools from closure c join orgs o on o.sourced_id = c.descendant
-          where o.type = 'school' and c.descendant <> c.ancestor group by c.ancestor
-        )
-        select a.ancestor as "orgId", coalesce(p.students, 0)::int as students, coalesce(p.guides, 0)::int as guides,
-          coalesce(k.classes, 0)::int as classes, coalesce(s.schools, 0)::int as schools
-        from (select distinct ancestor from closure) a
-        left join people p on p.ancestor = a.ancestor
-        left join class_counts k on k.ancestor = a.ancestor
-        left join school_counts s on s.ancestor = a.ancestor`,
-  );
-  return new Map(rows.map(({ orgId, ...counts }) => [orgId, counts]));
-}
-
-const NO_COUNTS: OrgCounts = { students: 0, guides: 0, classes: 0, schools: 0 };
-
 interface OrgRow {
   sourcedId: string;
   name: string;
@@ -121,11 +83,8 @@ const orgColumns = sql`o.sourced_id as "sourcedId", o.name, o.type, o.identifier
   o.date_last_modified as "dateLastModified",
   p.sourced_id as "parentId", p.name as "parentName", p.type as "parentType"`;
 
-async function withCounts(db: Database, rows: OrgRow[]): Promise<Org[]> {
-  const counts = await countsOf(
-    db,
-    rows.map((row) => row.sourcedId),
-  );
+async function withCounts(numbers: OrgNumbersCache, rows: OrgRow[]): Promise<Org[]> {
+  const { orgs } = await numbers.get();
   return rows.map((row) => ({
     sourcedId: row.sourcedId,
     name: row.name,
@@ -136,8 +95,13 @@ async function withCounts(db: Database, rows: OrgRow[]): Promise<Org[]> {
     parent: row.parentId
       ? { sourcedId: row.parentId, name: row.parentName ?? row.parentId, type: row.parentType ?? "unknown" }
       : null,
-    counts: counts.get(row.sourcedId) ?? NO_COUNTS,
+    counts: countsOf(orgs, row.sourcedId),
   }));
+}
+
+function countsOf(orgs: OrgNumbers["orgs"], orgId: string): OrgCounts {
+  const { families: _families, ...counts } = orgs.get(orgId) ?? NO_COUNTS;
+  return counts;
 }
 
 const orgFilterFields: FilterFields = {
@@ -157,7 +121,12 @@ const ORG_SORT_COLUMNS = {
 } as const;
 
 /** The organisations the caller may see, searched by name or identifier, filtered, sorted, paged. */
-export async function findOrgs(db: Database, actor: Actor, query: z.output<typeof orgListQuerySchema>) {
+export async function findOrgs(
+  db: Database,
+  numbers: OrgNumbersCache,
+  actor: Actor,
+  query: z.output<typeof orgListQuerySchema>,
+) {
   const pattern = containsPattern(query.search);
   const direction = sql.raw(query.orderBy === "desc" ? "desc" : "asc");
   const rows = await queryRows<OrgRow>(
@@ -170,24 +139,29 @@ export async function findOrgs(db: Database, actor: Actor, query: z.output<typeo
         order by ${ORG_SORT_COLUMNS[query.sort]} ${direction} nulls last, lower(o.name), o.sourced_id
         limit ${query.limit} offset ${query.offset}`,
   );
-  return { total: Number(rows[0]?.total ?? 0), data: await withCounts(db, rows) };
+  return { total: Number(rows[0]?.total ?? 0), data: await withCounts(numbers, rows) };
 }
 
-async function loadOrg(db: Database, orgId: string): Promise<Org> {
+async function loadOrg(db: Database, numbers: OrgNumbersCache, orgId: string): Promise<Org> {
   const rows = await queryRows<OrgRow>(
     db,
     sql`select ${orgColumns} from orgs o left join orgs p on p.sourced_id = o.parent_sourced_id
         where o.sourced_id = ${orgId}`,
   );
-  const [org] = await withCounts(db, rows);
+  const [org] = await withCounts(numbers, rows);
   if (!org) throw new AppError("not_found", `No organization has the id ${orgId}`);
   return org;
 }
 
 /** One organisation with the way up to the top (as far as the caller may see) and its children. */
-export async function getOrgDetail(db: Database, actor: Actor, orgId: string): Promise<OrgDetail> {
+export async function getOrgDetail(
+  db: Database,
+  numbers: OrgNumbersCache,
+  actor: Actor,
+  orgId: string,
+): Promise<OrgDetail> {
   await visibleOrg(db, actor, orgId);
-  const org = await loadOrg(db, orgId);
+  const org = await loadOrg(db, numbers, orgId);
   const ancestors = await queryRows<OrgRef>(
     db,
     sql`with recursive up(sourced_id, depth) as (
@@ -205,12 +179,18 @@ export async function getOrgDetail(db: Database, actor: Actor, orgId: string): P
     sql`select ${orgColumns} from orgs o left join orgs p on p.sourced_id = o.parent_sourced_id
         where o.parent_sourced_id = ${orgId} and o.status = 'active' order by lower(o.name), o.sourced_id`,
   );
-  return { ...org, ancestors, children: await withCounts(db, childRows) };
+  return { ...org, ancestors, children: await withCounts(numbers, childRows) };
 }
 
 /** The organisation and everything under it: child organisations, then each school's classes. */
-export async function getOrgTree(db: Database, actor: Actor, orgId: string): Promise<OrgTreeNode> {
+export async function getOrgTree(
+  db: Database,
+  numbers: OrgNumbersCache,
+  actor: Actor,
+  orgId: string,
+): Promise<OrgTreeNode> {
   await visibleOrg(db, actor, orgId);
+  const inTree = subtreeIds(sql`select ${orgId}::text`);
   const orgRows = await queryRows<{
     sourcedId: string;
     name: string;
@@ -220,34 +200,23 @@ export async function getOrgTree(db: Database, actor: Actor, orgId: string): Pro
   }>(
     db,
     sql`select o.sourced_id as "sourcedId", o.name, o.type, o.identifier, o.parent_sourced_id as "parentId"
-        from orgs o where o.sourced_id in (${subtreeIds(sql`select ${orgId}::text`)})
-        order by lower(o.name), o.sourced_id`,
+        from orgs o where o.sourced_id in (${inTree}) order by lower(o.name), o.sourced_id`,
   );
   const classRows = await queryRows<{
     sourcedId: string;
     title: string;
     classCode: string | null;
     schoolId: string;
-    students: number;
-    guides: number;
   }>(
     db,
-    sql`select k.sourced_id as "sourcedId", k.title, k.class_code as "classCode", k.school_sourced_id as "schoolId",
-          (select count(*)::int from enrollments e where e.class_sourced_id = k.sourced_id and e.role = 'student'
-            and e.status = 'active') as students,
-          (select count(*)::int from enrollments e where e.class_sourced_id = k.sourced_id and e.role = 'teacher'
-            and e.status = 'active') as guides
-        from classes k
-        where k.status = 'active' and k.school_sourced_id in (${subtreeIds(sql`select ${orgId}::text`)})
+    sql`select k.sourced_id as "sourcedId", k.title, k.class_code as "classCode", k.school_sourced_id as "schoolId"
+        from classes k where k.status = 'active' and k.school_sourced_id in (${inTree})
         order by lower(k.title), k.sourced_id`,
   );
-  const counts = await countsOf(
-    db,
-    orgRows.map((row) => row.sourcedId),
-  );
+  const { orgs, classes } = await numbers.get();
   const nodes = new Map<string, OrgTreeNode>(
     orgRows.map((row) => {
-      const { students, guides, classes } = counts.get(row.sourcedId) ?? NO_COUNTS;
+      const { students, guides, classes: classCount } = countsOf(orgs, row.sourcedId);
       return [
         row.sourcedId,
         {
@@ -256,7 +225,7 @@ export async function getOrgTree(db: Database, actor: Actor, orgId: string): Pro
           name: row.name,
           type: row.type,
           identifier: row.identifier,
-          counts: { students, guides, classes },
+          counts: { students, guides, classes: classCount },
           children: [],
         },
       ];
@@ -268,13 +237,14 @@ export async function getOrgTree(db: Database, actor: Actor, orgId: string): Pro
     if (parent && node) parent.children.push(node);
   }
   for (const row of classRows) {
+    const counts = classes.get(row.sourcedId) ?? { students: 0, guides: 0 };
     nodes.get(row.schoolId)?.children.push({
       kind: "class",
       sourcedId: row.sourcedId,
       name: row.title,
       type: "class",
       identifier: row.classCode,
-      counts: { students: row.students, guides: row.guides, classes: 0 },
+      counts: { ...counts, classes: 0 },
       children: [],
     });
   }
@@ -283,52 +253,16 @@ export async function getOrgTree(db: Database, actor: Actor, orgId: string): Pro
   return root;
 }
 
-/** Grades in school order: K before 1, 2 before 10; unknown ones after, "" (no grade) last. */
-const GRADE_ORDER = [
-  "IT",
-  "PR",
-  "PK",
-  "TK",
-  "KG",
-  ...Array.from({ length: 13 }, (_, i) => String(i + 1).padStart(2, "0")),
-  "PS",
-  "UG",
-  "Other",
-];
-export function compareGrades(a: string, b: string): number {
-  const rank = (grade: string) => {
-    if (grade === "") return Number.MAX_SAFE_INTEGER;
-    const index = GRADE_ORDER.indexOf(grade);
-    return index === -1 ? GRADE_ORDER.length : index;
-  };
-  return rank(a) - rank(b) || a.localeCompare(b);
-}
-
 /** The numbers of an organisation: totals and students per grade. */
-export async function getOrgSummary(db: Database, actor: Actor, orgId: string): Promise<OrgSummary> {
+export async function getOrgSummary(
+  db: Database,
+  numbers: OrgNumbersCache,
+  actor: Actor,
+  orgId: string,
+): Promise<OrgSummary> {
   const org = await visibleOrg(db, actor, orgId);
-  const inTree = sql`r.org_sourced_id in (${subtreeIds(sql`select ${orgId}::text`)})`;
-  const counts = (await countsOf(db, [orgId])).get(orgId) ?? NO_COUNTS;
-  const [families] = await queryRows<{ count: number }>(
-    db,
-    sql`select count(distinct r.user_sourced_id)::int as count from user_roles r
-        join users u on u.sourced_id = r.user_sourced_id and u.status = 'active'
-        where ${inTree} and (${grantsRole(sql`r.role`, "parent")} or ${grantsRole(sql`r.role`, "guardian")})`,
-  );
-  const grades = await queryRows<{ grade: string; students: number }>(
-    db,
-    sql`select g.grade, count(distinct u.sourced_id)::int as students
-        from users u
-        cross join lateral unnest(case when cardinality(u.grades) = 0 then array['']::text[] else u.grades end) as g(grade)
-        where u.status = 'active' and exists (select 1 from user_roles r where r.user_sourced_id = u.sourced_id
-          and ${inTree} and ${grantsRole(sql`r.role`, "student")})
-        group by g.grade`,
-  );
-  return {
-    org,
-    totals: { ...counts, families: families?.count ?? 0 },
-    studentsPerGrade: grades.sort((a, b) => compareGrades(a.grade, b.grade)),
-  };
+  const { orgs, grades } = await numbers.get();
+  return { org, totals: orgs.get(orgId) ?? NO_COUNTS, studentsPerGrade: grades.get(orgId) ?? [] };
 }
 
 const classFilterFields: FilterFields = {
@@ -432,6 +366,7 @@ async function assertIdentifierFree(db: Database, identifier: string | null, exc
 /** Renames an organisation or changes its identifier (administrators). */
 export async function updateOrg(
   db: Database,
+  numbers: OrgNumbersCache,
   actor: Actor,
   orgId: string,
   input: z.output<typeof updateOrgSchema>,
@@ -465,7 +400,7 @@ export async function updateOrg(
       createdAt: now,
     });
   });
-  return loadOrg(db, orgId);
+  return loadOrg(db, numbers, orgId);
 }
 
 // Schools go under districts and the like; a school or a department has no schools under it.
@@ -474,6 +409,7 @@ const TYPES_WITHOUT_SCHOOLS = new Set(["school", "department"]);
 /** Adds a school under an organisation (administrators). */
 export async function createSchool(
   db: Database,
+  numbers: OrgNumbersCache,
   actor: Actor,
   input: z.output<typeof createSchoolSchema>,
   now: Date,
@@ -509,5 +445,6 @@ export async function createSchool(
       createdAt: now,
     });
   });
-  return loadOrg(db, sourcedId);
+  numbers.forget();
+  return loadOrg(db, numbers, sourcedId);
 }
