@@ -10,6 +10,7 @@ import { authRoutes } from "./domains/auth/routes";
 import { apiClientRoutes, oauthRoutes } from "./domains/oauth/routes";
 import { oneRosterRoutes } from "./domains/rostering/oneroster/routes";
 import { courseRoutes } from "./domains/rostering/course-routes";
+import { rosterAdminRoutes } from "./domains/rostering/admin-routes";
 import { rosteringRoutes } from "./domains/rostering/routes";
 import { loadSession, requireSession } from "./lib/auth";
 import type { AppDeps, AppEnv } from "./lib/context";
@@ -74,6 +75,7 @@ export function createApp(deps: AppDeps) {
     .use("*", requireSession)
     .route("/", rosteringRoutes(deps))
     .route("/", courseRoutes(deps))
+    .route("/admin", rosterAdminRoutes(deps))
     .route("/", activityRoutes(deps))
     .route("/flow", flowRoutes(deps))
     .route("/admin/api-clients", apiClientRoutes(deps))

@@ -141,3 +141,23 @@ export function resolveActiveRole(input: {
   }
   return highestRole(input.available);
 }
+
+/** The roster role names (lower case) that grant a Dash role, for matching stored roles in SQL. */
+export function rosterRolesOf(role: DashRole): string[] {
+  return Object.entries(ROSTER_ROLE_TO_DASH_ROLE)
+    .filter(([, dashRole]) => dashRole === role)
+    .map(([rosterRole]) => rosterRole);
+}
+
+/**
+ * How Dash writes a role into the roster: the OneRoster 1.2 name. 1.2 has no plain
+ * `administrator`, so an administrator is a site, district or system administrator by the type of
+ * the organisation.
+ */
+export function rosterRoleFor(role: DashRole, orgType: string): string {
+  if (role !== "administrator") return role;
+  const type = orgType.toLowerCase();
+  if (type === "school" || type === "department") return "siteAdministrator";
+  if (type === "district" || type === "local") return "districtAdministrator";
+  return "systemAdministrator";
+}

@@ -141,6 +141,7 @@ export const searchSchemas = {
     courseId: text(),
     classId: text(),
   }),
+  orgExplorer: z.object({ tab: oneOfOr(["overview", "classes", "people"], "overview") }),
   childrenProgress: z.object({ childId: text() }),
   checkChart: z.object({ view: oneOf(["dashboard", "create", "edit", "progress"]), chartId: text() }),
   oneDate: z.object({ date: isoDate() }),
@@ -680,6 +681,7 @@ export const routes = [
     title: "Org explorer",
     summary: "An organization's schools, classes, people and numbers.",
     access: STAFF,
+    search: searchSchemas.orgExplorer,
   },
   {
     path: "/app/admin/onboarding",

@@ -11,6 +11,22 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     () => import("./features/admin/credentials-page"),
     "CredentialsPage",
   ),
+  "/app/admin/organizations/": lazyRouteComponent(
+    () => import("./features/admin/organizations-page"),
+    "OrganizationsPage",
+  ),
+  "/app/admin/organizations/$orgId/hierarchy": lazyRouteComponent(
+    () => import("./features/admin/hierarchy-page"),
+    "HierarchyPage",
+  ),
+  "/app/admin/org-explorer/$orgId": lazyRouteComponent(
+    () => import("./features/admin/org-explorer-page"),
+    "OrgExplorerPage",
+  ),
+  "/app/admin/onboarding": lazyRouteComponent(
+    () => import("./features/admin/onboarding-page"),
+    "OnboardingPage",
+  ),
   "/app/flow/": lazyRouteComponent(() => import("./features/flow/flow-pages"), "FlowPage"),
   "/app/flow/student/$studentId": lazyRouteComponent(
     () => import("./features/flow/flow-pages"),

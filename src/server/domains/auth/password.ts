@@ -45,3 +45,23 @@ export function decoyPasswordHash(): Promise<string> {
 export function generatePassword(): string {
   return randomBytes(15).toString("base64url");
 }
+
+// No 0/o, 1/l/i: letters and digits that read and type without doubt, on a screen or on paper.
+const READABLE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz";
+
+/**
+ * A random password a child can copy from a printout: four groups of four characters from a
+ * 31-sign alphabet (about 79 bits), e.g. `k7mp-3xq9-tr4w-ha2c`.
+ */
+export function generateReadablePassword(): string {
+  // 256 is not a multiple of 31: bytes from 248 up are drawn again, so every sign is equally likely.
+  const limit = 256 - (256 % READABLE_ALPHABET.length);
+  const signs: string[] = [];
+  while (signs.length < 16) {
+    for (const byte of randomBytes(32)) {
+      if (byte < limit && signs.length < 16)
+        signs.push(READABLE_ALPHABET[byte % READABLE_ALPHABET.length] as string);
+    }
+  }
+  return [0, 4, 8, 12].map((start) => signs.slice(start, start + 4).join("")).join("-");
+}

@@ -118,19 +118,22 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
     }
   }
 
+  /** Signs in by email, or by username for accounts without an email (young students). */
   async function login(input: { email: string; password: string; ip: string; userAgent: string | null }) {
     const email = input.email.trim().toLowerCase();
     const keys = { account: `account:${email}`, ip: `ip:${input.ip}` };
     await assertNotThrottled(keys);
 
-    const [account] = await queryRows<UserProfileRow & { passwordHash: string }>(
+    const accounts = await queryRows<UserProfileRow & { passwordHash: string }>(
       db,
       sql`
       select ${userProfileColumns}, c.password_hash as "passwordHash"
       from users u join user_credentials c on c.user_sourced_id = u.sourced_id
-      where lower(u.email) = ${email} and ${isActiveUser}
-      limit 1`,
+      where ${email.includes("@") ? sql`lower(u.email) = ${email}` : sql`lower(u.username) = ${email}`} and ${isActiveUser}
+      limit 2`,
     );
+    // A username two sign-in accounts share signs in neither: it cannot tell them apart.
+    const account = accounts.length === 1 ? accounts[0] : undefined;
     const isValid = await verifyPassword(
       input.password,
       account?.passwordHash ?? (await decoyPasswordHash()),
@@ -276,6 +279,23 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
     cache.delete(tokenHash);
   }
 
+  /**
+   * Drops the cached sessions of a user (signed in as themself or viewed as by someone), so a
+   * change to their roles applies at their next request in this process.
+   */
+  function forgetUser(userSourcedId: string): void {
+    for (const [tokenHash, entry] of cache) {
+      const { user, impersonation } = entry.session;
+      if (user.sourcedId === userSourcedId || impersonation?.user.sourcedId === userSourcedId)
+        cache.delete(tokenHash);
+    }
+  }
+
+  /** Drops every cached session: after a change that shows in everyone's profile (an org's name). */
+  function forgetEveryone(): void {
+    cache.clear();
+  }
+
   async function endSession(tokenHash: string): Promise<void> {
     cache.delete(tokenHash);
     await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
@@ -291,7 +311,17 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
       .where(lt(loginFailures.windowStartedAt, new Date(at.getTime() - windowMs)));
   }
 
-  return { login, resolveSession, endSession, forgetSession, recordImpersonationEnd, sweepExpired, now };
+  return {
+    login,
+    resolveSession,
+    endSession,
+    forgetSession,
+    forgetUser,
+    forgetEveryone,
+    recordImpersonationEnd,
+    sweepExpired,
+    now,
+  };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { AuthUser, UserRole } from "../../../shared/contracts/auth";
-import { dashRoleOf } from "../../../shared/roles";
+import { type DashRole, dashRoleOf, rosterRoleFor, rosterRolesOf } from "../../../shared/roles";
 import { type Database, queryRows } from "../../db/client";
 
 /** The columns of a user's profile, with their roles and org names gathered in the same row. */
@@ -71,4 +71,14 @@ export async function findUserProfile(db: Database, where: SQL): Promise<UserPro
     sql`select ${userProfileColumns} from users u where ${where} limit 1`,
   );
   return row;
+}
+
+/** The roster role in `column` grants this Dash role (any OneRoster name for it, in any case). */
+export function grantsRole(column: SQL, role: DashRole): SQL {
+  const names = rosterRolesOf(role);
+  // Rosters mostly hold the standard spellings: those match without lower(), which costs far more.
+  const spellings = [
+    ...new Set([...names, ...["school", "district", "state"].map((type) => rosterRoleFor(role, type))]),
+  ];
+  return sql`(${column} in ${spellings} or lower(${column}) in ${names})`;
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigserial,
   boolean,
   date,
   index,
@@ -10,6 +11,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from "drizzle-orm/pg-core";
 
 /**
@@ -99,6 +101,31 @@ export const userAgents = pgTable(
   (table) => [
     primaryKey({ columns: [table.userSourcedId, table.agentSourcedId] }),
     index("user_agents_agent_idx").on(table.agentSourcedId),
+  ],
+);
+
+/**
+ * Every change made to the roster from Dash's own pages (roles, parent links, organisations,
+ * onboarding): who, what and when. Append-only; `summary` is written at the time, in words, so it
+ * still reads right after names change.
+ */
+export const rosterChanges = pgTable(
+  "roster_changes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Order of writing: changes made within the same instant still list in the order they happened. */
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    actorSourcedId: text("actor_sourced_id").notNull(),
+    action: text("action").notNull(),
+    targetUserSourcedId: text("target_user_sourced_id"),
+    orgSourcedId: text("org_sourced_id"),
+    summary: text("summary").notNull(),
+    details: jsonb("details").$type<Record<string, unknown>>(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("roster_changes_created_idx").on(table.createdAt),
+    index("roster_changes_target_idx").on(table.targetUserSourcedId),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, useId } from "react";
+import { type InputHTMLAttributes, type SelectHTMLAttributes, useId } from "react";
 
 const INPUT_CLASS =
   "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-base shadow-sm placeholder:text-slate-400 focus:border-brand-600 dark:border-slate-700 dark:bg-slate-950";
@@ -29,4 +29,34 @@ const BUTTON_CLASSES = {
 /** The classes of a button (or a link styled as one). */
 export function buttonClass(kind: keyof typeof BUTTON_CLASSES, extra = ""): string {
   return `rounded-lg px-4 py-2 text-sm font-semibold disabled:opacity-60 ${BUTTON_CLASSES[kind]} ${extra}`;
+}
+
+const SELECT_CLASS =
+  "mt-1 block h-[2.875rem] w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-600 dark:border-slate-700 dark:bg-slate-950";
+
+/** A labelled select; `options` are value and label pairs. */
+export function SelectField({
+  label,
+  options,
+  className = "",
+  ...select
+}: {
+  label: string;
+  options: readonly { value: string; label: string; disabled?: boolean }[];
+} & SelectHTMLAttributes<HTMLSelectElement>) {
+  const id = useId();
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <select id={id} className={SELECT_CLASS} {...select}>
+        {options.map((option) => (
+          <option key={option.value} value={option.value} disabled={option.disabled}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
 }

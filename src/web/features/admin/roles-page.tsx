@@ -7,6 +7,9 @@ import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
 import { impersonationAuditQuery } from "../auth/api";
 import { ViewAsPanel } from "../auth/view-as";
+import { RelationshipsPanel } from "./relationships";
+import { RecentChanges } from "./roster-changes";
+import { UserRolesPanel } from "./user-roles";
 
 const TABS = [
   { id: "users", label: "Users" },
@@ -41,16 +44,19 @@ export function RolesPage() {
       </div>
       {tab === "users" ? (
         <div className="space-y-6">
-          <ViewAsPanel title="People" description="Find anyone in the roster and view Dash as they see it." />
+          <UserRolesPanel />
+          <ViewAsPanel
+            title="View as"
+            description="Find anyone in the roster and view Dash as they see it."
+          />
+          <RecentChanges />
           <ImpersonationAudit />
         </div>
       ) : (
-        <Card>
-          <h2 className="text-lg font-bold">Relationships</h2>
-          <p className="mt-1 text-slate-600 dark:text-slate-300">
-            Linking and unlinking parents or guardians and students is coming soon.
-          </p>
-        </Card>
+        <div className="space-y-6">
+          <RelationshipsPanel />
+          <RecentChanges />
+        </div>
       )}
     </div>
   );

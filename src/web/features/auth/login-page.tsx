@@ -60,7 +60,7 @@ export function LoginPage() {
           )}
           <form className="mt-6 space-y-4" onSubmit={submit} noValidate>
             <TextField
-              label="Email"
+              label="Email or username"
               name="email"
               type="email"
               autoComplete="username"

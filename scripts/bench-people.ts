@@ -1,0 +1,206 @@
+/**
+ * Loopback benchmark of the roster pages' APIs (organisations, people, onboarding lists) on a large
+ * synthetic district, on PGlite and on PostgreSQL (third part of `npm run bench`):
+ *   tsx scripts/bench-people.ts [--students 10000] [--duration 10] [--only pglite|postgres]
+ * The district comes from gen:data (one day of activity: these APIs do not read it).
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { openDatabase } from "../src/server/db/client";
+import {
+  killAllChildren,
+  type LoadResult,
+  measureLoad,
+  signIn,
+  startChild,
+  startServer,
+  stopChild,
+} from "./bench-lib";
+import { BENCH_PASSWORD, generateSchool } from "./gen-data";
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const { values: args } = parseArgs({
+  options: {
+    students: { type: "string", default: "10000" },
+    duration: { type: "string", default: "10" },
+    warmup: { type: "string", default: "2" },
+    only: { type: "string" },
+    "postgres-child": { type: "boolean", default: false },
+    "result-file": { type: "string" },
+  },
+});
+const students = Number(args.students);
+const load = { durationSeconds: Number(args.duration), warmupSeconds: Number(args.warmup) };
+const log = (message: string) => process.stderr.write(`[bench-people] ${message}\n`);
+
+/** What is measured: path, who asks, and the p95 it should stay under. */
+const REQUESTS = [
+  { name: "organizations list with counts", path: "/api/admin/orgs", as: "admin", maxP95: 100 },
+  {
+    name: "district tree (schools and classes)",
+    path: "/api/admin/orgs/gen-district/tree",
+    as: "admin",
+    maxP95: 200,
+  },
+  {
+    name: "district numbers per grade",
+    path: "/api/admin/orgs/gen-district/summary",
+    as: "admin",
+    maxP95: 100,
+  },
+  {
+    name: "district people, students, searched",
+    path: "/api/admin/orgs/gen-district/people?role=student&search=0042",
+    as: "admin",
+    maxP95: 100,
+  },
+  {
+    name: "users with roles, searched",
+    path: "/api/admin/users?search=student%20004",
+    as: "admin",
+    maxP95: 50,
+  },
+  {
+    name: "a Guide's onboarding classes",
+    path: "/api/admin/onboarding/classes?schoolSourcedId=gen-school-1&grade=03",
+    as: "guide",
+    maxP95: 50,
+  },
+] as const;
+
+interface Measurement {
+  name: string;
+  maxP95: number;
+  result: LoadResult;
+}
+interface SuiteResult {
+  db: "pglite" | "postgres";
+  measurements: Measurement[];
+}
+
+async function generate(env: NodeJS.ProcessEnv, dataDir: string | null) {
+  const today = new Date().toISOString().slice(0, 10);
+  const marker = dataDir ? path.join(dataDir, `.generated-${students}`) : null;
+  if (marker && existsSync(marker)) return;
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  const database = await openDatabase(
+    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: dataDir as string },
+  );
+  try {
+    await database.migrate();
+    await generateSchool(database.db, { students, days: 1, today });
+  } finally {
+    await database.close();
+  }
+  if (marker) writeFileSync(marker, "");
+}
+
+async function runSuite(
+  db: SuiteResult["db"],
+  env: NodeJS.ProcessEnv,
+  dataDir: string | null,
+): Promise<SuiteResult> {
+  log(`${db}: a district of ${students} students (reused when already there)…`);
+  await generate(env, dataDir);
+  const server = await startServer({ projectRoot, env: { ...env, SEED_DEMO: "false" }, timeoutMs: 180_000 });
+  try {
+    const cookies = {
+      admin: await signIn(server.baseUrl, "bench-admin@dash.bench", BENCH_PASSWORD),
+      guide: await signIn(server.baseUrl, "bench-guide@dash.bench", BENCH_PASSWORD),
+    };
+    const measurements: Measurement[] = [];
+    for (const request of REQUESTS) {
+      const url = `${server.baseUrl}${request.path}`;
+      const probe = await fetch(url, { headers: { cookie: cookies[request.as] } });
+      if (probe.status !== 200)
+        throw new Error(`${request.path} answered ${probe.status}: ${await probe.text()}`);
+      log(`${db}: ${request.name}…`);
+      const result = await measureLoad({
+        url,
+        headers: { cookie: cookies[request.as] },
+        connections: 4,
+        ...load,
+        serverPgid: server.child.pgid,
+      });
+      measurements.push({ name: request.name, maxP95: request.maxP95, result });
+    }
+    return { db, measurements };
+  } finally {
+    await stopChild(server.child);
+  }
+}
+
+function report(results: SuiteResult[]) {
+  const lines = [
+    "",
+    `## Roster pages benchmark (${new Date().toISOString()})`,
+    "",
+    `Dataset: ${students} students, their Guides, schools and classes from gen:data. 4 connections, ${load.warmupSeconds} s warm-up + ${load.durationSeconds} s per run.`,
+    "",
+    "| Database | Request | req/s | p50 ms | p95 ms | p99 ms | failed | target | |",
+    "|---|---|---:|---:|---:|---:|---:|---|---|",
+  ];
+  for (const suite of results) {
+    for (const { name, maxP95, result } of suite.measurements) {
+      const passed = result.failures === 0 && result.p95 < maxP95;
+      lines.push(
+        `| ${suite.db} | ${name} | ${result.requestsPerSecond.toFixed(0)} | ${result.p50.toFixed(2)} | ${result.p95.toFixed(2)} | ${result.p99.toFixed(2)} | ${result.failures} | p95 < ${maxP95} ms | ${passed ? "PASS" : "FAIL"} |`,
+      );
+    }
+  }
+  console.log(lines.join("\n"));
+}
+
+async function main() {
+  if (args["postgres-child"]) {
+    writeFileSync(
+      args["result-file"] as string,
+      JSON.stringify(await runSuite("postgres", { ...process.env }, null)),
+    );
+    return;
+  }
+  const results: SuiteResult[] = [];
+  const workDir = path.join(projectRoot, ".tmp", "bench-people");
+  mkdirSync(workDir, { recursive: true });
+  if (args.only !== "postgres") {
+    const dataDir = path.join(workDir, "pglite");
+    results.push(await runSuite("pglite", { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir }, dataDir));
+  }
+  if (args.only !== "pglite") {
+    log("postgres: through scripts/with-postgres.sh");
+    const resultFile = path.join(workDir, "postgres-result.json");
+    rmSync(resultFile, { force: true });
+    const child = startChild(
+      "bash",
+      [
+        "scripts/with-postgres.sh",
+        process.execPath,
+        "--import",
+        "tsx",
+        "scripts/bench-people.ts",
+        "--postgres-child",
+        `--result-file=${resultFile}`,
+        `--students=${students}`,
+        `--duration=${load.durationSeconds}`,
+        `--warmup=${load.warmupSeconds}`,
+      ],
+      { cwd: projectRoot, env: { ...process.env, DATABASE_URL: "" }, inheritOutput: true },
+    );
+    const code = await child.exited;
+    if (code === 3) log("PostgreSQL was skipped: no PostgreSQL 15 binaries");
+    else if (existsSync(resultFile))
+      results.push(JSON.parse(readFileSync(resultFile, "utf8")) as SuiteResult);
+    else throw new Error(`the PostgreSQL run failed (exit ${code})`);
+  }
+  report(results);
+}
+
+main().catch(async (error) => {
+  process.stderr.write(
+    `bench-people: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  await killAllChildren();
+  process.exit(1);
+});

@@ -1,0 +1,135 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { type ReactNode, useDeferredValue, useState } from "react";
+import type { ManagedUser } from "../../../shared/contracts/people";
+import { type DashRole, ROLE_DISPLAY_NAMES } from "../../../shared/roles";
+import { SelectField, TextField } from "../../components/ui/form";
+import { Pager } from "../../components/ui/pager";
+import { gradeLabel } from "../../lib/format";
+import { fullName } from "../auth/auth-state";
+import { QueryError } from "../home/parts";
+import { USER_PAGE_SIZE, usersQuery } from "./api";
+
+/** The Dash roles a person holds, highest first, without repeats: "Guide, Student". */
+export function roleNames(user: Pick<ManagedUser, "roles">): string {
+  const roles = [...new Set(user.roles.flatMap((entry) => (entry.role ? [entry.role] : [])))];
+  return roles.map((role) => ROLE_DISPLAY_NAMES[role]).join(", ");
+}
+
+/**
+ * Finds people by name or email, narrowed by role, a page at a time; each found person gets the
+ * action the caller renders (choose, link…).
+ */
+export function PeopleSearch({
+  label,
+  roleChoices,
+  action,
+  selectedId,
+}: {
+  label: string;
+  /** The role filters offered; the first is the default. "parent,guardian" asks for either. */
+  roleChoices: readonly { value: string; label: string }[];
+  action: (person: ManagedUser) => ReactNode;
+  selectedId?: string | null;
+}) {
+  const [search, setSearch] = useState("");
+  const deferred = useDeferredValue(search.trim());
+  const [role, setRole] = useState(roleChoices[0]?.value ?? "");
+  const [offset, setOffset] = useState(0);
+  const people = useQuery({ ...usersQuery(deferred, role, offset), placeholderData: keepPreviousData });
+
+  return (
+    <div>
+      <div
+        className={`grid gap-3 sm:items-end ${roleChoices.length > 1 ? "sm:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]" : ""}`}
+      >
+        <TextField
+          label={label}
+          type="search"
+          value={search}
+          onChange={(event) => {
+            setSearch(event.target.value);
+            setOffset(0);
+          }}
+          placeholder="Name or email"
+        />
+        {roleChoices.length > 1 && (
+          <SelectField
+            label="Role"
+            options={roleChoices}
+            value={role}
+            onChange={(event) => {
+              setRole(event.target.value);
+              setOffset(0);
+            }}
+          />
+        )}
+      </div>
+      {people.isError && (
+        <div className="mt-3">
+          <QueryError
+            error={people.error}
+            fallback="Could not search people"
+            onRetry={() => people.refetch()}
+          />
+        </div>
+      )}
+      {people.data && (
+        <>
+          {people.data.total === 0 && (
+            <p className="mt-3 text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
+              Nobody matches.
+            </p>
+          )}
+          <ul
+            className="mt-3 divide-y divide-slate-100 dark:divide-slate-800"
+            aria-label={`${label}: results`}
+          >
+            {people.data.data.map((person) => (
+              <li
+                key={person.sourcedId}
+                className={`flex items-center justify-between gap-3 px-2 py-2.5 ${person.sourcedId === selectedId ? "rounded-lg bg-brand-50 dark:bg-slate-800" : ""}`}
+              >
+                <div className="min-w-0 flex-1">
+                  <p className="font-medium">{fullName(person)}</p>
+                  <p className="truncate text-xs text-slate-600 dark:text-slate-400">
+                    {[
+                      roleNames(person) || "No role",
+                      person.grades.length ? gradeLabel(person.grades) : null,
+                      person.email ?? person.username,
+                    ]
+                      .filter(Boolean)
+                      .join(" · ")}
+                  </p>
+                </div>
+                {action(person)}
+              </li>
+            ))}
+          </ul>
+          <Pager
+            offset={offset}
+            limit={USER_PAGE_SIZE}
+            total={people.data.total}
+            onChange={setOffset}
+            label="people found"
+          />
+        </>
+      )}
+    </div>
+  );
+}
+
+export const SMALL_BUTTON =
+  "shrink-0 rounded-lg border border-brand-600 px-3 py-1 text-sm font-semibold text-brand-700 hover:bg-brand-50 disabled:opacity-60 dark:text-brand-100 dark:hover:bg-slate-800";
+
+export const DANGER_SMALL_BUTTON =
+  "shrink-0 rounded-lg border border-red-700 px-3 py-1 text-sm font-semibold text-red-700 hover:bg-red-50 dark:border-red-400 dark:text-red-300 dark:hover:bg-slate-800";
+
+export const ALL_ROLE_CHOICES: { value: DashRole | ""; label: string }[] = [
+  { value: "", label: "Everyone" },
+  { value: "administrator", label: "Administrators" },
+  { value: "teacher", label: "Guides" },
+  { value: "proctor", label: "Proctors" },
+  { value: "parent", label: "Parents" },
+  { value: "guardian", label: "Guardians" },
+  { value: "student", label: "Students" },
+];

@@ -1,0 +1,234 @@
+import { useQuery } from "@tanstack/react-query";
+import { type ReactNode, useState } from "react";
+import type { ManagedUser, Relationship } from "../../../shared/contracts/people";
+import type { PersonSummary } from "../../../shared/contracts/rostering";
+import { ROLE_DISPLAY_NAMES } from "../../../shared/roles";
+import { ConfirmDialog, failureMessage } from "../../components/ui/dialog";
+import { gradeLabel } from "../../lib/format";
+import { fullName } from "../auth/auth-state";
+import { Loading, QueryError, Section } from "../home/parts";
+import { linkAgent, relationshipsQuery, unlinkAgent } from "./api";
+import { DANGER_SMALL_BUTTON, PeopleSearch, SMALL_BUTTON } from "./people-search";
+import { useRefreshRoster } from "./user-roles";
+
+const FIND_CHOICES = [
+  { value: "student", label: "Students" },
+  { value: "parent,guardian", label: "Parents and guardians" },
+] as const;
+
+/** Find a student or a parent; see and change who is linked to whom. */
+export function RelationshipsPanel() {
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+      <Section
+        title="Find a student or a parent"
+        description="A student's parents and guardians, or a parent's or guardian's children."
+      >
+        <PeopleSearch
+          label="Search people"
+          roleChoices={FIND_CHOICES}
+          selectedId={selectedId}
+          action={(person) => (
+            <button
+              type="button"
+              onClick={() => setSelectedId(person.sourcedId)}
+              aria-label={`Links of ${fullName(person)}`}
+              aria-pressed={person.sourcedId === selectedId}
+              className={SMALL_BUTTON}
+            >
+              Links
+            </button>
+          )}
+        />
+      </Section>
+      {selectedId ? (
+        <PersonLinks userId={selectedId} />
+      ) : (
+        <Section title="Links" description="Choose a student or a parent on the left.">
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            Parents and guardians see their children's progress in Dash once they are linked.
+          </p>
+        </Section>
+      )}
+    </div>
+  );
+}
+
+function PersonLinks({ userId }: { userId: string }) {
+  const links = useQuery(relationshipsQuery(userId));
+  const [unlinking, setUnlinking] = useState<{ other: PersonSummary; link: Relationship } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const refresh = useRefreshRoster();
+
+  if (links.isError) return <QueryError error={links.error} fallback="Could not load the links" />;
+  if (!links.data) return <Loading label="Loading the links" />;
+  const { person, agents, children } = links.data.data;
+  const name = fullName(person);
+  const holds = (role: string) => person.roles.some((entry) => entry.role === role);
+  const isStudent = holds("student");
+  const isAgent = holds("parent") || holds("guardian");
+
+  async function link(input: Relationship, other: ManagedUser) {
+    setProblem(null);
+    setNotice(null);
+    try {
+      await linkAgent(input);
+      await refresh();
+      setNotice(`Linked ${fullName(other)} and ${name}.`);
+    } catch (error) {
+      setProblem(failureMessage(error, "Could not link them."));
+    }
+  }
+
+  const linkedIds = new Set([...agents, ...children].map((other) => other.sourcedId));
+  const linkButton = (other: ManagedUser, input: Relationship) =>
+    linkedIds.has(other.sourcedId) ? (
+      <span className="text-xs font-semibold text-slate-600 dark:text-slate-300">Linked</span>
+    ) : (
+      <button
+        type="button"
+        className={SMALL_BUTTON}
+        onClick={() => link(input, other)}
+        aria-label={`Link ${fullName(other)}`}
+      >
+        Link
+      </button>
+    );
+
+  return (
+    <Section
+      title={name}
+      description={[person.email, person.grades.length ? gradeLabel(person.grades) : null]
+        .filter(Boolean)
+        .join(" · ")}
+    >
+      <div aria-live="polite" className="space-y-2">
+        {notice && (
+          <p className="rounded-lg border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100">
+            {notice}
+          </p>
+        )}
+        {problem && (
+          <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-300">
+            {problem}
+          </p>
+        )}
+      </div>
+      {isStudent && (
+        <LinkedList
+          title={`Parents and guardians of ${name}`}
+          empty="No parent or guardian is linked yet."
+          people={agents}
+          onUnlink={(other) =>
+            setUnlinking({
+              other,
+              link: { studentSourcedId: person.sourcedId, agentSourcedId: other.sourcedId },
+            })
+          }
+        >
+          <PeopleSearch
+            label="Find a parent or guardian to link"
+            roleChoices={[{ value: "parent,guardian", label: "Parents and guardians" }]}
+            action={(other) =>
+              linkButton(other, { studentSourcedId: person.sourcedId, agentSourcedId: other.sourcedId })
+            }
+          />
+        </LinkedList>
+      )}
+      {isAgent && (
+        <LinkedList
+          title={`Children of ${name}`}
+          empty="No child is linked yet."
+          people={children}
+          onUnlink={(other) =>
+            setUnlinking({
+              other,
+              link: { studentSourcedId: other.sourcedId, agentSourcedId: person.sourcedId },
+            })
+          }
+        >
+          <PeopleSearch
+            label="Find a student to link"
+            roleChoices={[{ value: "student", label: "Students" }]}
+            action={(other) =>
+              linkButton(other, { studentSourcedId: other.sourcedId, agentSourcedId: person.sourcedId })
+            }
+          />
+        </LinkedList>
+      )}
+      {!isStudent && !isAgent && (
+        <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">
+          {name} is neither a student nor a parent or guardian. Give them such a role on the Users tab first.
+        </p>
+      )}
+      {unlinking && (
+        <ConfirmDialog
+          title="Unlink?"
+          message={`${fullName(unlinking.other)} and ${name} will no longer be linked. A parent or guardian stops seeing the child's progress at once.`}
+          confirmLabel="Unlink"
+          onConfirm={async () => {
+            await unlinkAgent(unlinking.link);
+            await refresh();
+            setProblem(null);
+            setNotice(`Unlinked ${fullName(unlinking.other)} and ${name}.`);
+          }}
+          onClose={() => setUnlinking(null)}
+        />
+      )}
+    </Section>
+  );
+}
+
+function LinkedList({
+  title,
+  empty,
+  people,
+  onUnlink,
+  children,
+}: {
+  title: string;
+  empty: string;
+  people: PersonSummary[];
+  onUnlink: (person: PersonSummary) => void;
+  children: ReactNode;
+}) {
+  return (
+    <div className="mt-4">
+      <h3 className="font-semibold">{title}</h3>
+      {people.length === 0 ? (
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{empty}</p>
+      ) : (
+        <ul className="mt-1 divide-y divide-slate-100 dark:divide-slate-800" aria-label={title}>
+          {people.map((other) => (
+            <li key={other.sourcedId} className="flex items-center justify-between gap-3 py-2.5">
+              <div className="min-w-0">
+                <p className="font-medium">{fullName(other)}</p>
+                <p className="truncate text-xs text-slate-600 dark:text-slate-400">
+                  {[other.roles.map((role) => ROLE_DISPLAY_NAMES[role]).join(", "), other.email]
+                    .filter(Boolean)
+                    .join(" · ")}
+                </p>
+              </div>
+              <button
+                type="button"
+                onClick={() => onUnlink(other)}
+                aria-label={`Unlink ${fullName(other)}`}
+                className={DANGER_SMALL_BUTTON}
+              >
+                Unlink
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <details className="mt-3 rounded-xl border border-slate-200 p-4 dark:border-slate-700">
+        <summary className="cursor-pointer font-semibold text-brand-700 dark:text-brand-100">
+          Link someone
+        </summary>
+        <div className="mt-3">{children}</div>
+      </details>
+    </div>
+  );
+}
