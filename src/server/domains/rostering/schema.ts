@@ -75,10 +75,13 @@ export const userRoles = pgTable(
     orgSourcedId: text("org_sourced_id").notNull(),
     beginDate: date("begin_date"),
     endDate: date("end_date"),
+    /** The id a roster file (OneRoster 1.2 roles.csv) gave this role; roles made in Dash have none. */
+    sourcedId: text("sourced_id"),
   },
   (table) => [
     primaryKey({ columns: [table.userSourcedId, table.role, table.orgSourcedId] }),
     index("user_roles_org_idx").on(table.orgSourcedId),
+    uniqueIndex("user_roles_sourced_id_idx").on(table.sourcedId),
   ],
 );
 
