@@ -58,11 +58,14 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return result;
 }
 
-const inList = (ids: readonly string[]) =>
-  sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  );
+/**
+ * Lists travel as one array parameter (`= any(...)`, `unnest(...)`): long IN lists of values or
+ * of tuples crash PGlite, and one parameter is cheaper to plan.
+ */
+const anyOf = (ids: readonly string[]) => sql`any(${sql.param([...ids])}::text[])`;
+const roleKeysTable = (keys: readonly RoleKey[]) =>
+  sql`unnest(${sql.param(keys.map((key) => key.userSourcedId))}::text[], ${sql.param(keys.map((key) => key.role))}::text[],
+    ${sql.param(keys.map((key) => key.orgSourcedId))}::text[]) as k(user_sourced_id, role, org_sourced_id)`;
 
 export interface ApplyOptions {
   now: Date;
@@ -99,7 +102,7 @@ class Applier {
 
     if (file === "users" && this.plan.emailReleases.length > 0) {
       for (const ids of chunks(this.plan.emailReleases, ID_BATCH)) {
-        await this.db.execute(sql`update users set email = null where sourced_id in (${inList(ids)})`);
+        await this.db.execute(sql`update users set email = null where sourced_id = ${anyOf(ids)}`);
       }
     }
     const flush = async () => {
@@ -159,7 +162,7 @@ class Applier {
     const table = TABLES[file];
     const before = await queryRows<{ id: string }>(
       this.db,
-      sql`select sourced_id as id from ${tableOf(file)} where sourced_id in (${inList(rows.map((row) => row.sourcedId))})`,
+      sql`select sourced_id as id from ${tableOf(file)} where sourced_id = ${anyOf(rows.map((row) => row.sourcedId))}`,
     );
     const existed = new Set(before.map((row) => row.id));
 
@@ -211,7 +214,7 @@ class Applier {
     const pairs = await queryRows<{ userId: string; agentId: string }>(
       this.db,
       sql`select user_sourced_id as "userId", agent_sourced_id as "agentId" from user_agents
-          where user_sourced_id in (${inList(rows.map((row) => row.sourcedId))})`,
+          where user_sourced_id = ${anyOf(rows.map((row) => row.sourcedId))}`,
     );
     for (const { userId, agentId } of pairs) current.set(userId, [...(current.get(userId) ?? []), agentId]);
     const changed: string[] = [];
@@ -228,7 +231,7 @@ class Applier {
   private async replaceAgents(): Promise<void> {
     for (const group of chunks(this.agentChanges, ID_BATCH)) {
       await this.db.execute(
-        sql`delete from user_agents where user_sourced_id in (${inList(group.map((change) => change.userId))})`,
+        sql`delete from user_agents where user_sourced_id = ${anyOf(group.map((change) => change.userId))}`,
       );
       const pairs = group.flatMap((change) =>
         change.agentIds.map((agentSourcedId) => ({ userSourcedId: change.userId, agentSourcedId })),
@@ -246,7 +249,7 @@ class Applier {
       this.db,
       sql`select user_sourced_id as "userSourcedId", role, role_type as "roleType", org_sourced_id as "orgSourcedId",
             begin_date as "beginDate", end_date as "endDate", sourced_id as "sourcedId"
-          from user_roles where user_sourced_id in (${inList(withRoles.map((row) => row.sourcedId))})`,
+          from user_roles where user_sourced_id = ${anyOf(withRoles.map((row) => row.sourcedId))}`,
     );
     const describe = (roles: RoleValues[]) =>
       roles
@@ -264,7 +267,7 @@ class Applier {
     );
     if (changed.length === 0) return [];
     await this.db.execute(
-      sql`delete from user_roles where user_sourced_id in (${inList(changed.map((row) => row.sourcedId))})`,
+      sql`delete from user_roles where user_sourced_id = ${anyOf(changed.map((row) => row.sourcedId))}`,
     );
     const roles = changed.flatMap((row) => row.rolesFromUsersFile ?? []);
     for (const values of chunks(roles, ID_BATCH)) await this.db.insert(userRoles).values(values);
@@ -278,22 +281,20 @@ class Applier {
     const moved = await queryRows<{ id: string } & RoleKey>(
       this.db,
       sql`select sourced_id as id, user_sourced_id as "userSourcedId", role, org_sourced_id as "orgSourcedId"
-          from user_roles where sourced_id in (${inList(keyed.map((row) => row.sourcedId))})`,
+          from user_roles where sourced_id = ${anyOf(keyed.map((row) => row.sourcedId))}`,
     );
     const keyOfId = new Map(keyed.map((row) => [row.sourcedId, roleKeyOf(row.key)]));
     const movedIds = new Set(
       moved.filter((role) => keyOfId.get(role.id) !== roleKeyOf(role)).map((role) => role.id),
     );
     if (movedIds.size > 0) {
-      await this.db.execute(sql`delete from user_roles where sourced_id in (${inList([...movedIds])})`);
+      await this.db.execute(sql`delete from user_roles where sourced_id = ${anyOf([...movedIds])}`);
     }
     const existing = await queryRows<RoleKey>(
       this.db,
-      sql`select user_sourced_id as "userSourcedId", role, org_sourced_id as "orgSourcedId" from user_roles
-          where (user_sourced_id, role, org_sourced_id) in (${sql.join(
-            keyed.map((row) => sql`(${row.key.userSourcedId}, ${row.key.role}, ${row.key.orgSourcedId})`),
-            sql`, `,
-          )})`,
+      sql`select r.user_sourced_id as "userSourcedId", r.role, r.org_sourced_id as "orgSourcedId"
+          from ${roleKeysTable(keyed.map((row) => row.key))}
+          join user_roles r on r.user_sourced_id = k.user_sourced_id and r.role = k.role and r.org_sourced_id = k.org_sourced_id`,
     );
     const existingKeys = new Set(existing.map(roleKeyOf));
     const compared = [userRoles.roleType, userRoles.beginDate, userRoles.endDate, userRoles.sourcedId];
@@ -356,8 +357,8 @@ class Applier {
     for (const group of chunks(ids, ID_BATCH)) {
       const statement: SQL = isSoftRemoval(file)
         ? sql`update ${tableOf(file)} set status = 'tobedeleted', date_last_modified = ${this.options.now.toISOString()}::timestamptz
-              where sourced_id in (${inList(group)}) and status <> 'tobedeleted' returning 1`
-        : sql`delete from ${tableOf(file)} where sourced_id in (${inList(group)}) returning 1`;
+              where sourced_id = ${anyOf(group)} and status <> 'tobedeleted' returning 1`
+        : sql`delete from ${tableOf(file)} where sourced_id = ${anyOf(group)} returning 1`;
       removed += (await queryRows(this.db, statement)).length;
     }
     return removed;
@@ -382,13 +383,12 @@ class Applier {
       sql`select user_sourced_id as "userSourcedId", role, org_sourced_id as "orgSourcedId" from user_roles`,
     );
     const missing = current.filter((role) => !keys.has(roleKeyOf(role)));
-    for (const group of chunks(missing, ID_BATCH / 5)) {
+    for (const group of chunks(missing, ID_BATCH)) {
       const removed = await queryRows(
         this.db,
-        sql`delete from user_roles where (user_sourced_id, role, org_sourced_id) in (${sql.join(
-          group.map((role) => sql`(${role.userSourcedId}, ${role.role}, ${role.orgSourcedId})`),
-          sql`, `,
-        )}) returning 1`,
+        sql`delete from user_roles r using ${roleKeysTable(group)}
+            where r.user_sourced_id = k.user_sourced_id and r.role = k.role and r.org_sourced_id = k.org_sourced_id
+            returning 1`,
       );
       summary.deleted += removed.length;
     }
