@@ -6,6 +6,7 @@ import { pingDatabase } from "./db/client";
 import { flowRoutes } from "./domains/activity/flow-routes";
 import { activityRoutes, ingestRoutes } from "./domains/activity/routes";
 import { authRoutes } from "./domains/auth/routes";
+import { ROSTER_IMPORT_PATH, rosterBulkRoutes } from "./domains/rostering/bulk/routes";
 import { rosteringRoutes } from "./domains/rostering/routes";
 import { loadSession, requireSession } from "./lib/auth";
 import type { AppDeps, AppEnv } from "./lib/context";
@@ -48,7 +49,12 @@ export function createApp(deps: AppDeps) {
   });
   const api = new Hono<AppEnv>()
     // Only requests that carry a body are measured: checking a GET costs a full request object.
-    .use("*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)))
+    // The roster import's .zip has a limit of its own.
+    .use("*", (c, next) =>
+      c.req.method === "GET" || c.req.method === "HEAD" || c.req.path === ROSTER_IMPORT_PATH
+        ? next()
+        : limitBody(c, next),
+    )
     .get("/health", async (c) => {
       try {
         await pingDatabase(deps.db);
@@ -71,6 +77,7 @@ export function createApp(deps: AppDeps) {
     .route("/", rosteringRoutes(deps))
     .route("/", activityRoutes(deps))
     .route("/flow", flowRoutes(deps))
+    .route("/admin/roster", rosterBulkRoutes(deps))
     .all("*", (c) =>
       c.json({ code: "not_found", message: `No API route ${c.req.method} ${c.req.path}` }, 404),
     );

@@ -19,6 +19,7 @@ export class CsvSyntaxError extends Error {
 }
 
 const LINE_BREAK = /\r\n|\r|\n/g;
+const QUEUE_HIGH_WATER = 2_000;
 
 function lineBreaksIn(fields: string[]): number {
   let count = 0;
@@ -38,32 +39,72 @@ export async function* readCsvRecords(
   input: Readable,
   onBytes?: (bytes: number) => void,
 ): AsyncGenerator<CsvRecord> {
-  const parser = input.pipe(
-    parse({
-      bom: true,
-      relax_column_count: true,
-      relax_quotes: true,
-      record_delimiter: ["\r\n", "\n", "\r"],
-    }),
-  );
+  const parser = parse({
+    bom: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    record_delimiter: ["\r\n", "\n", "\r"],
+  });
+  // Records are taken from 'data' events, not the stream's async iterator: that one drops the
+  // records still buffered when a syntax error ends the file, and with them the error's line.
+  const queue: string[][] = [];
+  let next = 0;
+  let failure: Error | null = null;
+  let isEnded = false;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    wake?.();
+    wake = null;
+  };
+  parser.on("data", (fields: string[]) => {
+    queue.push(fields);
+    if (queue.length - next >= QUEUE_HIGH_WATER) parser.pause();
+    notify();
+  });
+  parser.once("error", (error) => {
+    failure = error;
+    notify();
+  });
+  parser.once("end", () => {
+    isEnded = true;
+    notify();
+  });
   input.once("error", (error) => parser.destroy(error));
+  input.pipe(parser);
+
   // csv-parse's own line counter counts a quoted CRLF twice, so lines are counted here.
   let line = 1;
   let records = 0;
   try {
-    for await (const fields of parser as AsyncIterable<string[]>) {
-      const start = line;
-      line += 1 + lineBreaksIn(fields);
-      if (onBytes && ++records % 2000 === 0) onBytes(parser.info.bytes);
-      if (fields.every((field) => field === "")) continue;
-      yield { line: start, fields };
+    while (true) {
+      if (next < queue.length) {
+        const fields = queue[next++] as string[];
+        if (next === queue.length) {
+          queue.length = 0;
+          next = 0;
+        }
+        if (parser.isPaused() && queue.length - next < QUEUE_HIGH_WATER / 2) parser.resume();
+        const start = line;
+        line += 1 + lineBreaksIn(fields);
+        if (onBytes && ++records % 2000 === 0) onBytes(parser.info.bytes);
+        if (fields.every((field) => field === "")) continue;
+        yield { line: start, fields };
+        continue;
+      }
+      if (failure) throw failure;
+      if (isEnded) break;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
     }
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code?.startsWith("CSV_")) throw new CsvSyntaxError(line, readableCsvError(code, error as Error));
     throw error;
   } finally {
+    input.unpipe(parser);
     input.destroy();
+    parser.destroy();
   }
   onBytes?.(parser.info.bytes);
 }

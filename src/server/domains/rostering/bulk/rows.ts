@@ -239,6 +239,9 @@ export const ROW_READERS: { [File in StoredFile]: Reader } = {
     const email = row.text("email");
     if (email !== null && !/^[^\s@]+@[^\s@]+$/.test(email))
       row.error("email", `${email} is not an email address`);
+    if (row.raw("password") !== "") {
+      row.warning("password", "Passwords are not imported: people sign in with their Dash password");
+    }
     const userIds = readUserIds(row);
     const userMasterIdentifier = row.text("userMasterIdentifier");
     const metadata = {
