@@ -184,7 +184,8 @@ async function describeSkippedColumns(entry: SourceEntry, file: RosterFile, prob
   }
   const fits = (columns: readonly string[]) =>
     names.length > 0 && names.every((name) => columns.includes(name) || closestName(name, columns) !== null);
-  if (own.length > 0 && fits(own)) return;
+  // Only files whose own columns are known, and headers with enough columns to tell, are compared.
+  if (own.length === 0 || names.length < 4 || fits(own)) return;
   const lookalike = STORED_FILES.find((stored) => fits(COLUMNS[stored]));
   if (lookalike) {
     problems.warning(
