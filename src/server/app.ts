@@ -11,6 +11,7 @@ import { apiClientRoutes, oauthRoutes } from "./domains/oauth/routes";
 import { oneRosterRoutes } from "./domains/rostering/oneroster/routes";
 import { courseRoutes } from "./domains/rostering/course-routes";
 import { rosterAdminRoutes } from "./domains/rostering/admin-routes";
+import { ROSTER_IMPORT_PATH, rosterBulkRoutes } from "./domains/rostering/bulk/routes";
 import { rosteringRoutes } from "./domains/rostering/routes";
 import { loadSession, requireSession } from "./lib/auth";
 import type { AppDeps, AppEnv } from "./lib/context";
@@ -53,7 +54,12 @@ export function createApp(deps: AppDeps) {
   });
   const api = new Hono<AppEnv>()
     // Only requests that carry a body are measured: checking a GET costs a full request object.
-    .use("*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)))
+    // The roster import's .zip has a limit of its own.
+    .use("*", (c, next) =>
+      c.req.method === "GET" || c.req.method === "HEAD" || c.req.path === ROSTER_IMPORT_PATH
+        ? next()
+        : limitBody(c, next),
+    )
     .get("/health", async (c) => {
       try {
         await pingDatabase(deps.db);
@@ -79,6 +85,7 @@ export function createApp(deps: AppDeps) {
     .route("/", activityRoutes(deps))
     .route("/flow", flowRoutes(deps))
     .route("/admin/api-clients", apiClientRoutes(deps))
+    .route("/admin/roster", rosterBulkRoutes(deps))
     .all("*", (c) =>
       c.json({ code: "not_found", message: `No API route ${c.req.method} ${c.req.path}` }, 404),
     );

@@ -30,11 +30,15 @@ async function openTestDatabase(): Promise<{ handle: DatabaseHandle; dispose: ()
     const handle = await openDatabase({ pglite: await PGlite.create({ loadDataDir }) });
     return { handle, dispose: () => handle.close() };
   }
+  return openPostgresTestDatabase(template.adminUrl, template.templateName);
+}
+
+async function openPostgresTestDatabase(adminUrl: string, templateName: string | null) {
   const name = `dash_test_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: template.adminUrl });
+  const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name} template ${template.templateName}`);
-  const handle = await openDatabase({ databaseUrl: withDatabase(template.adminUrl, name), poolSize: 4 });
+  await admin.query(`create database ${name}${templateName ? ` template ${templateName}` : ""}`);
+  const handle = await openDatabase({ databaseUrl: withDatabase(adminUrl, name), poolSize: 4 });
   return {
     handle,
     dispose: async () => {
@@ -43,6 +47,23 @@ async function openTestDatabase(): Promise<{ handle: DatabaseHandle; dispose: ()
       await admin.end();
     },
   };
+}
+
+/** A migrated database without the demo school, for tests that need an empty roster. */
+export async function openEmptyTestDatabase(): Promise<{
+  handle: DatabaseHandle;
+  dispose: () => Promise<void>;
+}> {
+  const template = inject("testDatabase");
+  const opened =
+    template.kind === "pglite"
+      ? await openDatabase({ pglite: await PGlite.create() }).then((handle) => ({
+          handle,
+          dispose: () => handle.close(),
+        }))
+      : await openPostgresTestDatabase(template.adminUrl, null);
+  await opened.handle.migrate();
+  return opened;
 }
 
 /** The whole app on its own copy of the seeded demo database, with its log lines captured. */

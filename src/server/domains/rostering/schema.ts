@@ -78,12 +78,15 @@ export const userRoles = pgTable(
     orgSourcedId: text("org_sourced_id").notNull(),
     beginDate: date("begin_date"),
     endDate: date("end_date"),
+    /** The id a roster file (OneRoster 1.2 roles.csv) gave this role; roles made in Dash have none. */
+    sourcedId: text("sourced_id"),
   },
   (table) => [
     primaryKey({ columns: [table.userSourcedId, table.role, table.orgSourcedId] }),
     index("user_roles_org_idx").on(table.orgSourcedId),
     // "Holds this role", compared case-insensitively: /students, /teachers, filter=role='student'.
     index("user_roles_role_idx").on(sql`lower(${table.role})`, table.userSourcedId),
+    uniqueIndex("user_roles_sourced_id_idx").on(table.sourcedId),
   ],
 );
 

@@ -1,0 +1,42 @@
+/**
+ * Imports a OneRoster CSV set (a folder or a .zip) into the configured database:
+ *   npm run oneroster:import -- PATH [--dry-run]
+ * Prints the report (per file: created, updated, deleted, unchanged; every problem with its file,
+ * line and column) and exits 1 when the set has errors, in which case nothing was changed.
+ * Stop the server first when it uses the embedded database.
+ */
+import { parseArgs } from "node:util";
+import { openDatabase } from "../src/server/db/client";
+import { formatReport, importRosterFrom } from "../src/server/domains/rostering/bulk/import";
+import { readEnv } from "../src/server/env";
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { "dry-run": { type: "boolean", default: false } },
+  });
+  const [location] = positionals;
+  if (!location || positionals.length > 1) {
+    throw new Error("Usage: npm run oneroster:import -- PATH(folder or .zip) [--dry-run]");
+  }
+  const env = readEnv();
+  const database = await openDatabase(
+    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
+  );
+  try {
+    await database.migrate();
+    const report = await importRosterFrom(database.db, location, { dryRun: values["dry-run"] });
+    process.stdout.write(`${formatReport(report)}\n`);
+    return report.ok ? 0 : 1;
+  } finally {
+    await database.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`oneroster:import: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,136 @@
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { Hono } from "hono";
+import { stream } from "hono/streaming";
+import { type ImportStreamLine, rosterImportQuerySchema } from "../../../../shared/contracts/roster-bulk";
+import { requireActiveRole } from "../../../lib/auth";
+import type { AppDeps, AppEnv } from "../../../lib/context";
+import { AppError } from "../../../lib/errors";
+import { readQuery } from "../../../lib/validation";
+import { exportRosterZip } from "./export";
+import { importRosterSet } from "./import";
+import { openRosterSource, type RosterSource, SourceError } from "./source";
+
+/** The import takes the .zip as its body, larger than the API's 1 MB limit: app.ts leaves this path to the route. */
+export const ROSTER_IMPORT_PATH = "/api/admin/roster/import";
+export const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
+
+const ADMIN = ["administrator"] as const;
+const NDJSON = "application/x-ndjson";
+
+/** Streams the request body to a file, refusing more than MAX_IMPORT_BYTES. */
+async function saveBody(body: ReadableStream<Uint8Array> | null, file: string): Promise<number> {
+  if (!body) throw new AppError("bad_request", "Send the .zip file as the request body");
+  let bytes = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      bytes += chunk.length;
+      if (bytes > MAX_IMPORT_BYTES) {
+        callback(new AppError("payload_too_large", "The .zip is larger than 200 MB"));
+      } else {
+        callback(null, chunk);
+      }
+    },
+  });
+  await pipeline(Readable.fromWeb(body as WebReadableStream<Uint8Array>), counter, createWriteStream(file));
+  if (bytes === 0) throw new AppError("bad_request", "Send the .zip file as the request body");
+  return bytes;
+}
+
+export function rosterBulkRoutes({ db, logger }: AppDeps) {
+  // One import at a time: two would check against a roster the other is changing.
+  let isImporting = false;
+
+  return new Hono<AppEnv>()
+    .post("/import", async (c) => {
+      const actor = requireActiveRole(c, ADMIN, "import the roster");
+      const { dryRun } = readQuery(c, rosterImportQuerySchema);
+      if (isImporting)
+        throw new AppError("conflict", "Another roster import is running: try again when it has finished");
+      isImporting = true;
+      const folder = await mkdtemp(path.join(tmpdir(), "dash-roster-import-"));
+      let source: RosterSource | null = null;
+      const release = async () => {
+        await source?.close();
+        await rm(folder, { recursive: true, force: true });
+        isImporting = false;
+      };
+      try {
+        const file = path.join(folder, "upload.zip");
+        await saveBody(c.req.raw.body, file);
+        try {
+          source = await openRosterSource(file);
+        } catch (error) {
+          if (error instanceof SourceError)
+            throw new AppError("bad_request", `${error.message}: upload a .zip of OneRoster CSV files`);
+          throw error;
+        }
+      } catch (error) {
+        await release();
+        throw error;
+      }
+      const opened = source;
+      const options = { dryRun, protectUserId: actor.realUser.sourcedId };
+      const logReport = (report: Awaited<ReturnType<typeof importRosterSet>>) =>
+        logger.info("roster import", {
+          by: actor.realUser.sourcedId,
+          dryRun,
+          applied: report.applied,
+          errors: report.errorCount,
+          files: report.files
+            .map((entry) => `${entry.file}:${entry.created}/${entry.updated}/${entry.deleted}`)
+            .join(" "),
+        });
+
+      if (!c.req.header("accept")?.includes(NDJSON)) {
+        try {
+          const report = await importRosterSet(db, opened, options);
+          logReport(report);
+          return c.json(report);
+        } finally {
+          await release();
+        }
+      }
+      // The page follows the import: progress lines, then the report, one JSON object per line.
+      c.header("Content-Type", NDJSON);
+      c.header("Cache-Control", "no-store");
+      return stream(c, async (out) => {
+        const send = (line: ImportStreamLine) => out.write(`${JSON.stringify(line)}\n`);
+        try {
+          const report = await importRosterSet(db, opened, {
+            ...options,
+            onProgress: (progress) => void send(progress),
+          });
+          logReport(report);
+          await send({ type: "report", report });
+        } catch (error) {
+          const requestId = c.get("requestId");
+          logger.error("roster import failed", {
+            requestId,
+            error: error instanceof Error ? error.stack : String(error),
+          });
+          await send({
+            type: "error",
+            message: `The import failed on our side; nothing was changed. Reference: ${requestId}`,
+          });
+        } finally {
+          await release();
+        }
+      });
+    })
+    .get("/export", (c) => {
+      const actor = requireActiveRole(c, ADMIN, "export the roster");
+      logger.info("roster export", { by: actor.realUser.sourcedId });
+      const day = new Date().toISOString().slice(0, 10);
+      return c.body(Readable.toWeb(exportRosterZip(db)) as ReadableStream, 200, {
+        "Content-Type": "application/zip",
+        "Content-Disposition": `attachment; filename="oneroster-${day}.zip"`,
+        "Cache-Control": "no-store",
+      });
+    });
+}
