@@ -1,5 +1,4 @@
-import type { Context } from "hono";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { apiClientListQuerySchema, createApiClientSchema } from "../../../shared/contracts/api-clients";

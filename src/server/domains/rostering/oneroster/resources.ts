@@ -140,8 +140,6 @@ function present(
   return into;
 }
 
-const searchAll = (...columns: SQL[]) => columns;
-
 interface BaseRow {
   sourcedId: string;
   status: string;
@@ -197,7 +195,7 @@ export const orgResource: Resource = {
     ),
   },
   sorts: { ...baseSorts("o"), name: sql`o.name`, type: sql`o.type`, identifier: sql`o.identifier` },
-  searchable: searchAll(sql`o.sourced_id`, sql`o.name`, sql`o.identifier`),
+  searchable: [sql`o.sourced_id`, sql`o.name`, sql`o.identifier`],
   toRecord: (row: OrgRow, ref) =>
     record(row, {
       name: row.name,
@@ -254,7 +252,7 @@ export const academicSessionResource: Resource = {
     type: sql`s.type`,
     schoolYear: sql`s.school_year`,
   },
-  searchable: searchAll(sql`s.sourced_id`, sql`s.title`, sql`s.school_year`),
+  searchable: [sql`s.sourced_id`, sql`s.title`, sql`s.school_year`],
   toRecord: (row: SessionRow, ref) =>
     record(row, {
       title: row.title,
@@ -310,7 +308,7 @@ export const courseResource: Resource = {
     "schoolYear.sourcedId": text(sql`c.school_year_sourced_id`),
   },
   sorts: { ...baseSorts("c"), title: sql`c.title`, courseCode: sql`c.course_code` },
-  searchable: searchAll(sql`c.sourced_id`, sql`c.title`, sql`c.course_code`),
+  searchable: [sql`c.sourced_id`, sql`c.title`, sql`c.course_code`],
   toRecord: (row: CourseRow, ref) =>
     record(row, {
       title: row.title,
@@ -386,7 +384,7 @@ export const classResource: Resource = {
     classType: sql`k.class_type`,
     location: sql`k.location`,
   },
-  searchable: searchAll(sql`k.sourced_id`, sql`k.title`, sql`k.class_code`, sql`k.location`),
+  searchable: [sql`k.sourced_id`, sql`k.title`, sql`k.class_code`, sql`k.location`],
   toRecord: (row: ClassRow, ref) =>
     record(row, {
       title: row.title,
@@ -443,7 +441,7 @@ export const enrollmentResource: Resource = {
     beginDate: sql`e.begin_date`,
     endDate: sql`e.end_date`,
   },
-  searchable: searchAll(sql`e.sourced_id`, sql`e.user_sourced_id`, sql`e.class_sourced_id`),
+  searchable: [sql`e.sourced_id`, sql`e.user_sourced_id`, sql`e.class_sourced_id`],
   toRecord: (row: EnrollmentRow, ref) =>
     record(row, {
       user: ref("user", row.user),
@@ -617,14 +615,14 @@ export const userResource: Resource = {
     identifier: sql`u.identifier`,
     email: sql`u.email`,
   },
-  searchable: searchAll(
+  searchable: [
     sql`u.sourced_id`,
     sql`u.given_name || ' ' || u.family_name`,
     sql`u.preferred_first_name`,
     sql`u.email`,
     sql`u.username`,
     sql`u.identifier`,
-  ),
+  ],
   attach: attachRolesAndAgents,
   toRecord: (row: UserRow, ref) =>
     record(row, {
@@ -722,7 +720,7 @@ export const demographicsResource: Resource = {
     publicSchoolResidenceStatus: text(sql`d.public_school_residence_status`),
   },
   sorts: { ...baseSorts("d"), birthDate: sql`d.birth_date`, sex: sql`d.sex` },
-  searchable: searchAll(sql`d.sourced_id`, sql`d.city_of_birth`),
+  searchable: [sql`d.sourced_id`, sql`d.city_of_birth`],
   toRecord: (row: DemographicsRow) =>
     record(row, {
       birthDate: row.birthDate,
