@@ -360,6 +360,21 @@ describe("learning apps", () => {
     expect((await ingest([fact()], key.data.secret)).status).toBe(401);
   });
 
+  it("answers 404 for ids that name no app or key, whatever their form", async () => {
+    const admin = await t.signIn("admin@dash.demo");
+    for (const path of [
+      "/api/admin/apps/not-a-uuid/keys",
+      "/api/admin/apps/00000000-0000-4000-8000-000000000000/keys/also-not-a-uuid",
+    ]) {
+      const response = await t.request(path, {
+        method: path.endsWith("keys") ? "GET" : "DELETE",
+        cookie: admin,
+      });
+      expect(response.status).toBe(404);
+      expect((await response.json()).message).toMatch(/^No (learning app|API key) has this id$/);
+    }
+  });
+
   it("refuses events from a switched-off app", async () => {
     const admin = await t.signIn("admin@dash.demo");
     const created = await (

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import {
   activityBatchSchema,
@@ -62,6 +62,17 @@ const historyQuerySchema = z.object({
 
 const ADMIN = ["administrator"] as const;
 
+/** App and key ids are UUIDs: anything else names nothing, so it is a 404 rather than a database error. */
+function idParam(c: Context, name: "appId" | "keyId"): string {
+  const value = c.req.param(name) ?? "";
+  if (!z.uuid().safeParse(value).success)
+    throw new AppError(
+      "not_found",
+      name === "appId" ? "No learning app has this id" : "No API key has this id",
+    );
+  return value;
+}
+
 export function activityRoutes({ db, auth }: AppDeps) {
   const forbidden = () => new AppError("forbidden", "You do not have access to this student");
 
@@ -83,20 +94,20 @@ export function activityRoutes({ db, auth }: AppDeps) {
       .patch("/admin/apps/:appId", async (c) => {
         requireActiveRole(c, ADMIN, "manage learning apps");
         const changes = await readJsonBody(c, learningAppChangesSchema);
-        return c.json({ success: true, data: await updateApp(db, c.req.param("appId"), changes) });
+        return c.json({ success: true, data: await updateApp(db, idParam(c, "appId"), changes) });
       })
       .get("/admin/apps/:appId/keys", async (c) => {
         requireActiveRole(c, ADMIN, "manage learning apps");
-        return c.json({ success: true, data: await listKeys(db, c.req.param("appId")) });
+        return c.json({ success: true, data: await listKeys(db, idParam(c, "appId")) });
       })
       .post("/admin/apps/:appId/keys", async (c) => {
         requireActiveRole(c, ADMIN, "manage learning apps");
         const { label } = await readJsonBody(c, appKeyInputSchema);
-        return c.json({ success: true, data: await createKey(db, c.req.param("appId"), label) }, 201);
+        return c.json({ success: true, data: await createKey(db, idParam(c, "appId"), label) }, 201);
       })
       .delete("/admin/apps/:appId/keys/:keyId", async (c) => {
         requireActiveRole(c, ADMIN, "manage learning apps");
-        await revokeKey(db, c.req.param("appId"), c.req.param("keyId"), auth.now());
+        await revokeKey(db, idParam(c, "appId"), idParam(c, "keyId"), auth.now());
         return c.json({ success: true });
       })
       .get("/admin/learning-settings", async (c) => {
