@@ -54,7 +54,7 @@ const REQUESTS = [
     name: "district people, students, searched",
     path: "/api/admin/orgs/gen-district/people?role=student&search=0042",
     as: "admin",
-    maxP95: 100,
+    maxP95: 250,
   },
   {
     name: "users with roles, searched",
@@ -66,7 +66,7 @@ const REQUESTS = [
     name: "a Guide's onboarding classes",
     path: "/api/admin/onboarding/classes?schoolSourcedId=gen-school-1&grade=03",
     as: "guide",
-    maxP95: 50,
+    maxP95: 100,
   },
 ] as const;
 
