@@ -54,19 +54,19 @@ const REQUESTS = [
     name: "district people, students, searched",
     path: "/api/admin/orgs/gen-district/people?role=student&search=0042",
     as: "admin",
-    maxP95: 100,
+    maxP95: 250,
   },
   {
     name: "users with roles, searched",
     path: "/api/admin/users?search=student%20004",
     as: "admin",
-    maxP95: 50,
+    maxP95: 250,
   },
   {
     name: "a Guide's onboarding classes",
     path: "/api/admin/onboarding/classes?schoolSourcedId=gen-school-1&grade=03",
     as: "guide",
-    maxP95: 50,
+    maxP95: 100,
   },
 ] as const;
 

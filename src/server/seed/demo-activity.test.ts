@@ -177,5 +177,5 @@ describe("the demo school's activity", () => {
     } finally {
       await copy.close();
     }
-  });
+  }, 120_000); // Seeds the activity of a student twice over: slow on a busy machine.
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DASH_ROLES } from "../roles";
+import { orgRefSchema } from "./auth";
 import { personSummarySchema } from "./rostering";
 
 /**
@@ -33,7 +34,6 @@ function listResponse<Item extends z.ZodType>(item: Item) {
 
 // ---------------------------------------------------------------- organisations
 
-export const orgRefSchema = z.object({ sourcedId: z.string(), name: z.string(), type: z.string() });
 export type OrgRef = z.infer<typeof orgRefSchema>;
 
 export const orgCountsSchema = z.object({

@@ -117,7 +117,7 @@ const GRADE_ORDER = [
   "UG",
   "Other",
 ];
-export function compareGrades(a: string, b: string): number {
+function compareGrades(a: string, b: string): number {
   const rank = (grade: string) => {
     if (grade === "") return Number.MAX_SAFE_INTEGER;
     const index = GRADE_ORDER.indexOf(grade);

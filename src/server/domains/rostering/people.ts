@@ -28,12 +28,13 @@ import { recordRosterChange } from "./roster-changes";
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
-/** Name, preferred name or email contains the search text. */
+/** The full name, preferred name, email or username contains the search text. */
 export function personSearch(search: string): SQL {
   if (!search) return sql`true`;
-  const pattern = containsPattern(search);
-  return sql`(u.given_name || ' ' || u.family_name ilike ${pattern} or coalesce(u.email, '') ilike ${pattern}
-    or coalesce(u.preferred_first_name, '') ilike ${pattern} or coalesce(u.username, '') ilike ${pattern})`;
+  // One ILIKE over the fields joined by line breaks (a search holds none: its spaces are made plain)
+  // costs less than one per field.
+  return sql`(u.given_name || ' ' || u.family_name || chr(10) || coalesce(u.preferred_first_name, '') || chr(10)
+    || coalesce(u.email, '') || chr(10) || coalesce(u.username, '')) ilike ${containsPattern(search.replace(/\s+/g, " "))}`;
 }
 
 /** Holds a roster role named `value` (1.1 or 1.2 name, any case): OneRoster's `role='student'`. */

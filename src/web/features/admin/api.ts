@@ -133,13 +133,17 @@ export function createSchool(input: CreateSchool) {
 export const USER_PAGE_SIZE = 10;
 
 /** People found by name or email, narrowed to some roles ("parent,guardian"). */
-export const usersQuery = (search: string, role: string, offset: number, limit = USER_PAGE_SIZE) =>
+export const usersQuery = (search: string, role: string, offset: number) =>
   queryOptions({
-    queryKey: [...rosterKeys.users(search, role, offset), limit],
+    queryKey: rosterKeys.users(search, role, offset),
     queryFn: ({ signal }) =>
-      apiFetch(withQuery("/api/admin/users", { search, role, offset, limit }), userListResponseSchema, {
-        signal,
-      }),
+      apiFetch(
+        withQuery("/api/admin/users", { search, role, offset, limit: USER_PAGE_SIZE }),
+        userListResponseSchema,
+        {
+          signal,
+        },
+      ),
     staleTime: 15_000,
   });
 
