@@ -99,7 +99,7 @@ function courseColumns(actor: Actor, classes: SQL): SQL {
     c.title, c.course_code as "courseCode", c.grades, c.subjects, c.org_sourced_id as "orgSourcedId",
     o.name as "orgName", c.school_year_sourced_id as "schoolYearSourcedId", y.title as "schoolYearTitle",
     (select count(*)::int from classes k where k.course_sourced_id = c.sourced_id and ${classes}) as "classCount",
-    (select count(distinct e.user_sourced_id collate "C")::int from enrollments e join classes k on k.sourced_id = e.class_sourced_id
+    (select count(distinct e.user_sourced_id)::int from enrollments e join classes k on k.sourced_id = e.class_sourced_id
       where k.course_sourced_id = c.sourced_id and ${classes} and e.role = 'student' and e.status = 'active') as "studentCount",
     ${learners} as learners`;
 }

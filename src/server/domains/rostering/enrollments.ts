@@ -13,7 +13,7 @@ import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { classIdsOf } from "./courses";
 import { containsPattern, type FilterFields, filterToSql } from "./filter";
-import { direction, isoDay, isoInstant, type ListPage, pageOf } from "./list";
+import { direction, isoDay, isoInstant, type ListPage, pageCarryingTotal, pageOf } from "./list";
 
 /**
  * Enrollments: who is in which class, in which role, from when to when. Administrators see and
@@ -145,14 +145,29 @@ export async function findEnrollments(
   const from = sql`from enrollments e left join classes k on k.sourced_id = e.class_sourced_id
     ${needsUsers ? sql`left join users u on u.sourced_id = e.user_sourced_id` : sql``}`;
   const order = enrollmentOrder(query);
-  const page = await pageOf<EnrollmentRow>(db, {
-    rows: sql`with page as (
-        select e.sourced_id ${from} where ${where} order by ${order} limit ${query.limit} offset ${query.offset}
+  const count = sql`select count(*) as total ${from} where ${where}`;
+  const choose = (columns: SQL) =>
+    sql`select ${columns} ${from} where ${where} order by ${order} limit ${query.limit} offset ${query.offset}`;
+  /** The chosen page's enrollments with their details, in order; `extra` adds columns. */
+  const complete = (
+    extra: SQL,
+  ) => sql`select ${enrollmentColumns} ${extra} from enrollments e ${enrollmentDetails}
+    where e.sourced_id = any(array(select sourced_id from page)) order by ${order}`;
+  const page = query.search
+    ? // Searching tests every row's texts: one pass finds the matches, counts and orders them.
+      await pageCarryingTotal<EnrollmentRow>(
+        db,
+        {
+          rows: sql`with page as (${choose(sql`e.sourced_id, count(*) over () as total`)})
+            ${complete(sql`, (select total from page limit 1) as total`)}`,
+          count,
+        },
+        query.offset,
       )
-      select ${enrollmentColumns} from enrollments e ${enrollmentDetails}
-      where e.sourced_id = any(array(select sourced_id from page)) order by ${order}`,
-    count: sql`select count(*) as total ${from} where ${where}`,
-  });
+    : await pageOf<EnrollmentRow>(db, {
+        rows: sql`with page as (${choose(sql`e.sourced_id`)}) ${complete(sql``)}`,
+        count,
+      });
   return { total: page.total, data: page.data.map(toEnrollment) };
 }
 
