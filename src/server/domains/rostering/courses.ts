@@ -11,6 +11,7 @@ import type {
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { invalidFields } from "../../lib/validation";
 import { listComponents } from "./course-components";
 import { containsPattern, type FilterFields, filterToSql } from "./filter";
 import { direction, isoInstant, type ListPage, pageOf } from "./list";
@@ -237,13 +238,7 @@ async function checkCourseReferences(
     issues.push({ path: "orgSourcedId", message: "No active organisation has this id" });
   if (refs.schoolYearSourcedId && !found?.hasYear)
     issues.push({ path: "schoolYearSourcedId", message: "No school year has this id" });
-  if (issues.length > 0) {
-    throw new AppError(
-      "validation_failed",
-      `Invalid request: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`,
-      { issues },
-    );
-  }
+  if (issues.length > 0) throw invalidFields(issues);
 }
 
 /** Answers a course by id as an administrator sees it in lists. */

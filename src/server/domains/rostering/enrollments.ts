@@ -11,6 +11,7 @@ import { addDays } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { invalidFields } from "../../lib/validation";
 import { classIdsOf } from "./courses";
 import { containsPattern, type FilterFields, filterToSql } from "./filter";
 import { direction, isoDay, isoInstant, type ListPage, pageCarryingTotal, pageOf } from "./list";
@@ -180,8 +181,7 @@ async function getEnrollment(db: Database, enrollmentId: string): Promise<Enroll
   return toEnrollment(row);
 }
 
-const refused = (path: string, message: string) =>
-  new AppError("validation_failed", `Invalid request: ${path}: ${message}`, { issues: [{ path, message }] });
+const refused = (path: string, message: string) => invalidFields([{ path, message }]);
 
 /** The UTC day of `now`: an enrollment's dates are calendar days. */
 const dayOf = (now: Date) => now.toISOString().slice(0, 10);
