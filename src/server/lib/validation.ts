@@ -12,6 +12,12 @@ export function validationError(error: z.ZodError): AppError {
   return new AppError("validation_failed", `Invalid request: ${summary.join("; ")}`, { issues });
 }
 
+/** A 400 about fields that passed the schema but not a rule checked against the data (a reference that does not exist…). */
+export function invalidFields(issues: { path: string; message: string }[]): AppError {
+  const summary = issues.map((issue) => `${issue.path}: ${issue.message}`);
+  return new AppError("validation_failed", `Invalid request: ${summary.join("; ")}`, { issues });
+}
+
 export function parseWith<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw validationError(parsed.error);

@@ -9,6 +9,7 @@ import {
 } from "../../../shared/contracts/courses";
 import { type Database, queryRows } from "../../db/client";
 import { AppError } from "../../lib/errors";
+import { invalidFields } from "../../lib/validation";
 import { containsPattern, type FilterFields, filterToSql } from "./filter";
 import { direction, isoInstant, type ListPage, pageOf } from "./list";
 
@@ -99,10 +100,7 @@ async function checkParent(
           and course_sourced_id = ${courseId} and status = 'active') as "inCourse",
         exists (select 1 from ancestors where id = ${componentId}) as "makesCycle"`,
   );
-  const fail = (message: string) =>
-    new AppError("validation_failed", `Invalid request: parentComponentSourcedId: ${message}`, {
-      issues: [{ path: "parentComponentSourcedId", message }],
-    });
+  const fail = (message: string) => invalidFields([{ path: "parentComponentSourcedId", message }]);
   if (!row?.inCourse) throw fail("The parent must be an active component of the same course");
   if (row.makesCycle) throw fail("A component cannot be placed inside itself");
 }
@@ -193,15 +191,9 @@ export async function reorderComponents(
     if (found.length !== componentIds.length) {
       const known = new Set(found.map((row) => row.sourcedId));
       const unknown = componentIds.filter((id) => !known.has(id));
-      throw new AppError(
-        "validation_failed",
-        `Invalid request: componentIds: not active components of this course: ${unknown.join(", ")}`,
-        {
-          issues: [
-            { path: "componentIds", message: `Not active components of this course: ${unknown.join(", ")}` },
-          ],
-        },
-      );
+      throw invalidFields([
+        { path: "componentIds", message: `Not active components of this course: ${unknown.join(", ")}` },
+      ]);
     }
     const positions = componentIds.map((id, index) => sql`(${id}::text, ${index + 1}::int)`);
     await tx.execute(

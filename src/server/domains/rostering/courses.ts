@@ -11,6 +11,7 @@ import type {
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { invalidFields } from "../../lib/validation";
 import { listComponents } from "./course-components";
 import { containsPattern, type FilterFields, filterToSql } from "./filter";
 import { direction, isoInstant, type ListPage, pageOf } from "./list";
@@ -99,7 +100,7 @@ function courseColumns(actor: Actor, classes: SQL): SQL {
     c.title, c.course_code as "courseCode", c.grades, c.subjects, c.org_sourced_id as "orgSourcedId",
     o.name as "orgName", c.school_year_sourced_id as "schoolYearSourcedId", y.title as "schoolYearTitle",
     (select count(*)::int from classes k where k.course_sourced_id = c.sourced_id and ${classes}) as "classCount",
-    (select count(distinct e.user_sourced_id collate "C")::int from enrollments e join classes k on k.sourced_id = e.class_sourced_id
+    (select count(distinct e.user_sourced_id)::int from enrollments e join classes k on k.sourced_id = e.class_sourced_id
       where k.course_sourced_id = c.sourced_id and ${classes} and e.role = 'student' and e.status = 'active') as "studentCount",
     ${learners} as learners`;
 }
@@ -237,13 +238,7 @@ async function checkCourseReferences(
     issues.push({ path: "orgSourcedId", message: "No active organisation has this id" });
   if (refs.schoolYearSourcedId && !found?.hasYear)
     issues.push({ path: "schoolYearSourcedId", message: "No school year has this id" });
-  if (issues.length > 0) {
-    throw new AppError(
-      "validation_failed",
-      `Invalid request: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`,
-      { issues },
-    );
-  }
+  if (issues.length > 0) throw invalidFields(issues);
 }
 
 /** Answers a course by id as an administrator sees it in lists. */

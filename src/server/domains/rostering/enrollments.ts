@@ -11,9 +11,10 @@ import { addDays } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { invalidFields } from "../../lib/validation";
 import { classIdsOf } from "./courses";
 import { containsPattern, type FilterFields, filterToSql } from "./filter";
-import { direction, isoDay, isoInstant, type ListPage, pageOf } from "./list";
+import { direction, isoDay, isoInstant, type ListPage, pageCarryingTotal, pageOf } from "./list";
 
 /**
  * Enrollments: who is in which class, in which role, from when to when. Administrators see and
@@ -145,14 +146,29 @@ export async function findEnrollments(
   const from = sql`from enrollments e left join classes k on k.sourced_id = e.class_sourced_id
     ${needsUsers ? sql`left join users u on u.sourced_id = e.user_sourced_id` : sql``}`;
   const order = enrollmentOrder(query);
-  const page = await pageOf<EnrollmentRow>(db, {
-    rows: sql`with page as (
-        select e.sourced_id ${from} where ${where} order by ${order} limit ${query.limit} offset ${query.offset}
+  const count = sql`select count(*) as total ${from} where ${where}`;
+  const choose = (columns: SQL) =>
+    sql`select ${columns} ${from} where ${where} order by ${order} limit ${query.limit} offset ${query.offset}`;
+  /** The chosen page's enrollments with their details, in order; `extra` adds columns. */
+  const complete = (
+    extra: SQL,
+  ) => sql`select ${enrollmentColumns} ${extra} from enrollments e ${enrollmentDetails}
+    where e.sourced_id = any(array(select sourced_id from page)) order by ${order}`;
+  const page = query.search
+    ? // Searching tests every row's texts: one pass finds the matches, counts and orders them.
+      await pageCarryingTotal<EnrollmentRow>(
+        db,
+        {
+          rows: sql`with page as (${choose(sql`e.sourced_id, count(*) over () as total`)})
+            ${complete(sql`, (select total from page limit 1) as total`)}`,
+          count,
+        },
+        query.offset,
       )
-      select ${enrollmentColumns} from enrollments e ${enrollmentDetails}
-      where e.sourced_id = any(array(select sourced_id from page)) order by ${order}`,
-    count: sql`select count(*) as total ${from} where ${where}`,
-  });
+    : await pageOf<EnrollmentRow>(db, {
+        rows: sql`with page as (${choose(sql`e.sourced_id`)}) ${complete(sql``)}`,
+        count,
+      });
   return { total: page.total, data: page.data.map(toEnrollment) };
 }
 
@@ -165,8 +181,7 @@ async function getEnrollment(db: Database, enrollmentId: string): Promise<Enroll
   return toEnrollment(row);
 }
 
-const refused = (path: string, message: string) =>
-  new AppError("validation_failed", `Invalid request: ${path}: ${message}`, { issues: [{ path, message }] });
+const refused = (path: string, message: string) => invalidFields([{ path, message }]);
 
 /** The UTC day of `now`: an enrollment's dates are calendar days. */
 const dayOf = (now: Date) => now.toISOString().slice(0, 10);

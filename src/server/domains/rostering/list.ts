@@ -23,6 +23,24 @@ export function direction(orderBy: "asc" | "desc"): SQL {
   return orderBy === "desc" ? sql.raw("desc") : sql.raw("asc");
 }
 
+/**
+ * One page of a list whose rows carry the count of the whole list (`total`), for conditions too
+ * costly to test twice. A page past the end has no row to carry it, so then it is asked for alone.
+ */
+export async function pageCarryingTotal<Row>(
+  db: Database,
+  queries: { rows: SQL; count: SQL },
+  offset: number,
+): Promise<ListPage<Row>> {
+  const rows = await queryRows<Row & { total: number | string }>(db, queries.rows);
+  let total = Number(rows[0]?.total ?? 0);
+  if (rows.length === 0 && offset > 0) {
+    const [counted] = await queryRows<{ total: number | string }>(db, queries.count);
+    total = Number(counted?.total ?? 0);
+  }
+  return { total, data: rows.map(({ total: _total, ...row }) => row as Row) };
+}
+
 /** One page of a list and the count of the whole list, asked for side by side. */
 export async function pageOf<Row>(db: Database, queries: { rows: SQL; count: SQL }): Promise<ListPage<Row>> {
   const [data, [counted]] = await Promise.all([
