@@ -233,7 +233,7 @@ class SetChecker {
 
   async checkFile(planned: PlannedFile): Promise<void> {
     const { file, entry, mode, summary } = planned;
-    for (const target of REFERENCED_FILES[file]) await this.ids.prepare(target);
+    for (const target of new Set([file, ...REFERENCED_FILES[file]])) await this.ids.prepare(target);
     const lines = this.ids.linesOf(file);
     const deferred: { reference: Reference; line: number }[] = [];
     let header: Header | null = null;
