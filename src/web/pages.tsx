@@ -6,6 +6,10 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
   "/login": lazyRouteComponent(() => import("./features/auth/login-page"), "LoginPage"),
   "/app/": lazyRouteComponent(() => import("./features/home/home-page"), "HomePage"),
   "/app/admin/roles": lazyRouteComponent(() => import("./features/admin/roles-page"), "RolesPage"),
+  "/app/admin/roster-sync": lazyRouteComponent(
+    () => import("./features/admin/roster-sync-page"),
+    "RosterSyncPage",
+  ),
   "/app/flow/": lazyRouteComponent(() => import("./features/flow/flow-pages"), "FlowPage"),
   "/app/flow/student/$studentId": lazyRouteComponent(
     () => import("./features/flow/flow-pages"),

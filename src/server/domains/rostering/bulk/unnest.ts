@@ -23,12 +23,12 @@ export function columnSpecsOf(table: PgTable, leaveOut: readonly string[] = []):
 
 /** Values of a column as they travel: booleans as bool[], everything else as text[]. */
 function parameterOf(spec: ColumnSpec, rows: readonly object[]): SQL {
-  const valueOf = (row: object) => (row as Record<string, unknown>)[spec.key];
+  const cellOf = (row: object) => (row as Record<string, unknown>)[spec.key];
   if (spec.sqlType === "boolean") {
-    return sql`${sql.param(rows.map((row) => (valueOf(row) ?? null) as boolean | null))}::bool[]`;
+    return sql`${sql.param(rows.map((row) => (cellOf(row) ?? null) as boolean | null))}::bool[]`;
   }
   const values = rows.map((row) => {
-    const value = valueOf(row);
+    const value = cellOf(row);
     if (value === null || value === undefined) return null;
     // List items were split on commas, so joining them with commas loses nothing.
     if (spec.sqlType.endsWith("[]")) return (value as string[]).join(",");
