@@ -223,95 +223,147 @@ function ReportView({ report }: { report: ImportReport }) {
   );
 }
 
+/** A table from small tablets up; on a phone, one line of counts per file. */
 function FilesTable({ report }: { report: ImportReport }) {
   const headers = ["File", "Mode", "Rows", "Created", "Updated", "Removed", "Unchanged"];
+  const countsOf = (file: ImportReport["files"][number]) => [
+    file.rows,
+    file.created,
+    file.updated,
+    file.deleted,
+    file.unchanged,
+  ];
   return (
-    <div className="mt-4 overflow-x-auto">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Rows per file</caption>
-        <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
-          <tr>
-            {headers.map((header, index) => (
-              <th key={header} scope="col" className={`py-2 pr-4 ${index > 1 ? "text-right" : ""}`}>
-                {header}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-          {report.files.map((file) => (
-            <tr key={file.file}>
-              <th scope="row" className="py-2 pr-4 font-mono text-xs font-normal">
-                {file.file}
-              </th>
-              <td className="py-2 pr-4">{MODE_LABELS[file.mode]}</td>
-              {[file.rows, file.created, file.updated, file.deleted, file.unchanged].map((count, index) => (
-                <td key={headers[index + 2]} className="py-2 pr-4 text-right tabular-nums">
-                  {count.toLocaleString()}
-                </td>
+    <>
+      <ul className="mt-4 divide-y divide-slate-100 text-sm sm:hidden dark:divide-slate-800">
+        {report.files.map((file) => (
+          <li key={file.file} className="py-2">
+            <span className="font-mono text-xs">{file.file}</span>
+            <span className="text-slate-600 dark:text-slate-300"> · {MODE_LABELS[file.mode]}</span>
+            <p className="text-xs text-slate-600 tabular-nums dark:text-slate-300">
+              {countsOf(file)
+                .map((count, index) => `${count.toLocaleString()} ${headers[index + 2]?.toLowerCase()}`)
+                .join(" · ")}
+            </p>
+          </li>
+        ))}
+      </ul>
+      <div className="mt-4 hidden overflow-x-auto sm:block">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Rows per file</caption>
+          <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
+            <tr>
+              {headers.map((header, index) => (
+                <th key={header} scope="col" className={`py-2 pr-4 ${index > 1 ? "text-right" : ""}`}>
+                  {header}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+            {report.files.map((file) => (
+              <tr key={file.file}>
+                <th scope="row" className="py-2 pr-4 font-mono text-xs font-normal">
+                  {file.file}
+                </th>
+                <td className="py-2 pr-4">{MODE_LABELS[file.mode]}</td>
+                {countsOf(file).map((count, index) => (
+                  <td key={headers[index + 2]} className="py-2 pr-4 text-right tabular-nums">
+                    {count.toLocaleString()}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }
 
+const problemKey = (problem: ImportProblem) =>
+  `${problem.severity}|${problem.file}|${problem.line}|${problem.column}|${problem.message}`;
+
+function SeverityBadge({ severity }: { severity: ImportProblem["severity"] }) {
+  return (
+    <span
+      className={`rounded-full px-2 py-0.5 text-xs font-semibold ${
+        severity === "error"
+          ? "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100"
+          : "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+      }`}
+    >
+      {severity === "error" ? "Error" : "Warning"}
+    </span>
+  );
+}
+
+const RowCount = ({ problem }: { problem: ImportProblem }) =>
+  problem.occurrences && problem.occurrences > 1 ? (
+    <span className="text-slate-600 dark:text-slate-300"> ({problem.occurrences} rows)</span>
+  ) : null;
+
+/** A table from small tablets up; on a phone, one block per problem, its place above its message. */
 function ProblemsTable({ problems }: { problems: readonly ImportProblem[] }) {
   return (
-    <div className="mt-3 overflow-x-auto">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Problems found in the set</caption>
-        <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
-          <tr>
-            <th scope="col" className="py-2 pr-4">
-              Severity
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              File
-            </th>
-            <th scope="col" className="py-2 pr-4 text-right">
-              Line
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              Column
-            </th>
-            <th scope="col" className="py-2">
-              Message
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 align-top dark:divide-slate-800">
-          {problems.map((problem) => (
-            <tr
-              key={`${problem.severity}|${problem.file}|${problem.line}|${problem.column}|${problem.message}`}
-            >
-              <td className="py-2 pr-4">
-                <span
-                  className={`rounded-full px-2 py-0.5 text-xs font-semibold ${
-                    problem.severity === "error"
-                      ? "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100"
-                      : "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-100"
-                  }`}
-                >
-                  {problem.severity === "error" ? "Error" : "Warning"}
-                </span>
-              </td>
-              <td className="py-2 pr-4 font-mono text-xs whitespace-nowrap">{problem.file}</td>
-              <td className="py-2 pr-4 text-right tabular-nums">{problem.line ?? "—"}</td>
-              <td className="py-2 pr-4 font-mono text-xs">{problem.column ?? "—"}</td>
-              <td className="min-w-64 py-2">
-                {problem.message}
-                {problem.occurrences && problem.occurrences > 1 && (
-                  <span className="text-slate-600 dark:text-slate-300"> ({problem.occurrences} rows)</span>
-                )}
-              </td>
+    <>
+      <ul className="mt-3 divide-y divide-slate-100 text-sm sm:hidden dark:divide-slate-800">
+        {problems.map((problem) => (
+          <li key={problemKey(problem)} className="py-2">
+            <div className="flex flex-wrap items-center gap-x-2 gap-y-1 font-mono text-xs">
+              <SeverityBadge severity={problem.severity} />
+              <span>{problem.file}</span>
+              {problem.line !== null && <span>line {problem.line}</span>}
+              {problem.column && <span className="break-all">{problem.column}</span>}
+            </div>
+            <p className="mt-1">
+              {problem.message}
+              <RowCount problem={problem} />
+            </p>
+          </li>
+        ))}
+      </ul>
+      <div className="mt-3 hidden overflow-x-auto sm:block">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Problems found in the set</caption>
+          <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
+            <tr>
+              <th scope="col" className="py-2 pr-4">
+                Severity
+              </th>
+              <th scope="col" className="py-2 pr-4">
+                File
+              </th>
+              <th scope="col" className="py-2 pr-4 text-right">
+                Line
+              </th>
+              <th scope="col" className="py-2 pr-4">
+                Column
+              </th>
+              <th scope="col" className="py-2">
+                Message
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody className="divide-y divide-slate-100 align-top dark:divide-slate-800">
+            {problems.map((problem) => (
+              <tr key={problemKey(problem)}>
+                <td className="py-2 pr-4">
+                  <SeverityBadge severity={problem.severity} />
+                </td>
+                <td className="py-2 pr-4 font-mono text-xs whitespace-nowrap">{problem.file}</td>
+                <td className="py-2 pr-4 text-right tabular-nums">{problem.line ?? "—"}</td>
+                <td className="py-2 pr-4 font-mono text-xs">{problem.column ?? "—"}</td>
+                <td className="min-w-64 py-2">
+                  {problem.message}
+                  <RowCount problem={problem} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }
 
