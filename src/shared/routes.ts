@@ -657,6 +657,13 @@ export const routes = [
     nav: "Administration",
   },
   {
+    path: "/app/admin/roster-sync",
+    title: "Roster import and export",
+    summary: "Import a OneRoster CSV set from the student information system, or download the roster.",
+    access: ADMIN,
+    nav: "Administration",
+  },
+  {
     path: "/app/admin/rewards-management",
     title: "Rewards management",
     summary: "The store's items, prices and earning rules.",

@@ -27,6 +27,10 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     () => import("./features/admin/onboarding-page"),
     "OnboardingPage",
   ),
+  "/app/admin/roster-sync": lazyRouteComponent(
+    () => import("./features/admin/roster-sync-page"),
+    "RosterSyncPage",
+  ),
   "/app/flow/": lazyRouteComponent(() => import("./features/flow/flow-pages"), "FlowPage"),
   "/app/flow/student/$studentId": lazyRouteComponent(
     () => import("./features/flow/flow-pages"),

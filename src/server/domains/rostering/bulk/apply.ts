@@ -1,5 +1,5 @@
-import { getTableColumns, type SQL, sql } from "drizzle-orm";
-import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { type SQL, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 import type { ImportFileSummary } from "../../../../shared/contracts/roster-bulk";
 import { type Database, queryRows } from "../../../db/client";
 import {
@@ -20,11 +20,12 @@ import { SilentProblemLog } from "./problems";
 import { tableOf } from "./roster-ids";
 import { type ParsedRow, ROW_READERS, type RoleKey, type RoleValues, type RowOf, roleKeyOf } from "./rows";
 import type { StoredFile } from "./spec";
+import { type ColumnSpec, columnList, columnSpecsOf, unnestRows } from "./unnest";
 
 /**
  * Second pass of an import, inside one transaction: reads the checked files again and writes
- * them in batches of multi-row upserts that change only what differs, so the counts say what
- * was created, updated, removed or left as it was.
+ * them in batches of upserts that change only what differs, so the counts say what was created,
+ * updated, removed or left as it was.
  */
 
 type RecordFile = Exclude<StoredFile, "roles">;
@@ -45,9 +46,7 @@ const KEPT_COLUMNS: Partial<Record<RecordFile, readonly string[]>> = {
   academicSessions: ["orgSourcedId"],
 };
 
-// PostgreSQL takes at most 65,535 parameters in one statement.
-const MAX_PARAMETERS_PER_STATEMENT = 30_000;
-const ID_BATCH = 5_000;
+const BATCH_ROWS = 5_000;
 
 /** Removed records keep their rows (status tobedeleted), as activity and history refer to them; see docs/decisions. */
 const isSoftRemoval = (file: RecordFile) => file !== "demographics";
@@ -58,14 +57,13 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return result;
 }
 
-/**
- * Lists travel as one array parameter (`= any(...)`, `unnest(...)`): long IN lists of values or
- * of tuples crash PGlite, and one parameter is cheaper to plan.
- */
+/** An id list as one array parameter: long IN lists crash PGlite, and one parameter plans faster. */
 const anyOf = (ids: readonly string[]) => sql`any(${sql.param([...ids])}::text[])`;
-const roleKeysTable = (keys: readonly RoleKey[]) =>
-  sql`unnest(${sql.param(keys.map((key) => key.userSourcedId))}::text[], ${sql.param(keys.map((key) => key.role))}::text[],
-    ${sql.param(keys.map((key) => key.orgSourcedId))}::text[]) as k(user_sourced_id, role, org_sourced_id)`;
+const ROLE_KEY = columnSpecsOf(userRoles).filter((spec) =>
+  ["userSourcedId", "role", "orgSourcedId"].includes(spec.key),
+);
+const sameRole = (left: string, right: string) =>
+  sql.raw(ROLE_KEY.map((spec) => `${left}."${spec.name}" = ${right}."${spec.name}"`).join(" and "));
 
 export interface ApplyOptions {
   now: Date;
@@ -81,64 +79,65 @@ export async function applyRosterSet(db: Database, plan: ImportPlan, options: Ap
 class Applier {
   /** Users whose agents changed: replaced once every user of the file is written. */
   private agentChanges: { userId: string; agentIds: string[] }[] = [];
+  private readonly now: string;
 
   constructor(
     private readonly db: Database,
     private readonly plan: ImportPlan,
     private readonly options: ApplyOptions,
-  ) {}
+  ) {
+    this.now = options.now.toISOString();
+  }
 
   async applyFile(planned: PlannedFile): Promise<void> {
     const { file, entry, mode, summary } = planned;
+    const isDelta = mode === "delta";
     const roleKeysInFile = new Set<string>();
+    const silent = new SilentProblemLog();
     let header: Header | null = null;
     let batch: ParsedRow[] = [];
     let removals: ParsedRow[] = [];
-    const batchSize = Math.floor(
-      MAX_PARAMETERS_PER_STATEMENT /
-        (file === "roles" ? 8 : Object.keys(getTableColumns(TABLES[file])).length),
-    );
-    const silent = new SilentProblemLog();
-
-    if (file === "users" && this.plan.emailReleases.length > 0) {
-      for (const ids of chunks(this.plan.emailReleases, ID_BATCH)) {
-        await this.db.execute(sql`update users set email = null where sourced_id = ${anyOf(ids)}`);
-      }
-    }
     const flush = async () => {
       if (batch.length > 0) await this.writeBatch(file, batch, summary);
       if (removals.length > 0) await this.removeRows(file, removals, summary);
       batch = [];
       removals = [];
     };
-    const records = readCsvRecords(await entry.open(), (bytes) => this.options.onBytes?.(file, bytes));
-    for await (const record of records) {
+
+    if (file === "users") await this.releaseEmails();
+    for await (const record of readCsvRecords(await entry.open(), (bytes) =>
+      this.options.onBytes?.(file, bytes),
+    )) {
       if (!header) {
-        const hasV1p1Roles = record.fields.some((field) => field.trim().toLowerCase() === "role");
-        const columns = columnsOf(file, {
-          isDelta: mode === "delta",
-          hasV1p1Roles: file === "users" && hasV1p1Roles,
-        });
-        header = readHeader(record.fields, { file: entry.name, ...columns }, silent);
+        const hasV1p1Roles =
+          file === "users" && record.fields.some((field) => field.trim().toLowerCase() === "role");
+        header = readHeader(
+          record.fields,
+          { file: entry.name, ...columnsOf(file, { isDelta, hasV1p1Roles }) },
+          silent,
+        );
         continue;
       }
-      const parsed = ROW_READERS[file](
-        new RowReader(entry.name, record.line, header, record.fields, silent),
-        {
-          isDelta: mode === "delta",
-        },
-      );
+      const row = new RowReader(entry.name, record.line, header, record.fields, silent);
+      const parsed = ROW_READERS[file](row, { isDelta });
       if (!parsed) continue;
       if (parsed.file === "roles" && parsed.key && !parsed.isRemoval)
         roleKeysInFile.add(roleKeyOf(parsed.key));
       (parsed.isRemoval ? removals : batch).push(parsed);
-      if (batch.length >= batchSize || removals.length >= ID_BATCH) await flush();
+      if (batch.length >= BATCH_ROWS || removals.length >= BATCH_ROWS) await flush();
     }
     await flush();
     if (file === "users") await this.replaceAgents();
     if (mode === "bulk") {
       if (file === "roles") await this.removeRolesMissingFrom(roleKeysInFile, summary);
       else await this.removeRecordsMissingFromFile(file, summary);
+    }
+  }
+
+  /** Emails another user of users.csv takes over are cleared first, so a swap can be written. */
+  private async releaseEmails(): Promise<void> {
+    for (const ids of chunks(this.plan.emailReleases, BATCH_ROWS)) {
+      await this.db.execute(sql`update users set email = null where sourced_id = ${anyOf(ids)}`);
     }
   }
 
@@ -159,52 +158,31 @@ class Applier {
 
   /** Inserts new records and updates those that differ: the ids written, and those that existed before. */
   private async upsertRecords(file: RecordFile, rows: ParsedRow[]) {
-    const table = TABLES[file];
-    const before = await queryRows<{ id: string }>(
-      this.db,
-      sql`select sourced_id as id from ${tableOf(file)} where sourced_id = ${anyOf(rows.map((row) => row.sourcedId))}`,
-    );
-    const existed = new Set(before.map((row) => row.id));
-
-    const columns = Object.entries(getTableColumns(table) as Record<string, PgColumn>).filter(
-      ([key]) => key !== "sourcedId" && key !== "dateLastModified" && !KEPT_COLUMNS[file]?.includes(key),
-    );
+    const specs = columnSpecsOf(TABLES[file], KEPT_COLUMNS[file]);
+    const table = tableOf(file);
     const written = new Set<string>();
     // A row without dateLastModified is compared on its data only, and stamped with the import's time.
     for (const isDated of [true, false]) {
       const group = rows.filter((row) => (row.modifiedAt !== null) === isDated);
       if (group.length === 0) continue;
-      const compared = isDated
-        ? [...columns, ["dateLastModified", table.dateLastModified] as const]
-        : columns;
-      const setWhere = sql`(${sql.join(
-        compared.map(([, column]) => sql`${column}`),
-        sql`, `,
-      )}) is distinct from (${sql.join(
-        compared.map(([, column]) => sql.raw(`excluded."${column.name}"`)),
-        sql`, `,
-      )})`;
-      const returned = await this.db
-        .insert(table)
-        .values(
-          group.map((row) => ({
-            ...row.values,
-            dateLastModified: sql`${row.modifiedAt ?? this.options.now.toISOString()}::timestamptz`,
-          })) as never,
-        )
-        .onConflictDoUpdate({
-          target: table.sourcedId,
-          set: Object.fromEntries(
-            [...columns, ["dateLastModified", table.dateLastModified] as const].map(([key, column]) => [
-              key,
-              sql.raw(`excluded."${column.name}"`),
-            ]),
-          ),
-          setWhere,
-        })
-        .returning({ id: table.sourcedId });
-      for (const { id } of returned) written.add(id);
+      const input = unnestRows(
+        specs,
+        group.map((row) => ({ ...row.values, dateLastModified: row.modifiedAt ?? this.now })),
+      );
+      const updated = specs.filter((spec) => spec.key !== "sourcedId");
+      const compared = updated.filter((spec) => isDated || spec.key !== "dateLastModified");
+      const result = await queryRows<{ id: string }>(
+        this.db,
+        sql`insert into ${table} (${columnList(specs)}) ${input}
+            on conflict (sourced_id) do update set ${assignments(updated)}
+            where ${differs(table, compared)}
+            returning sourced_id as id`,
+      );
+      for (const row of result) written.add(row.id);
     }
+    const existed = new Set(
+      rows.filter((row) => this.plan.ids.existedInDatabase(file, row.sourcedId)).map((row) => row.sourcedId),
+    );
     return { written, existed };
   }
 
@@ -229,14 +207,16 @@ class Applier {
   }
 
   private async replaceAgents(): Promise<void> {
-    for (const group of chunks(this.agentChanges, ID_BATCH)) {
+    const specs = columnSpecsOf(userAgents);
+    for (const group of chunks(this.agentChanges, BATCH_ROWS)) {
       await this.db.execute(
         sql`delete from user_agents where user_sourced_id = ${anyOf(group.map((change) => change.userId))}`,
       );
       const pairs = group.flatMap((change) =>
         change.agentIds.map((agentSourcedId) => ({ userSourcedId: change.userId, agentSourcedId })),
       );
-      for (const values of chunks(pairs, ID_BATCH)) await this.db.insert(userAgents).values(values);
+      if (pairs.length === 0) continue;
+      await this.db.execute(sql`insert into user_agents (${columnList(specs)}) ${unnestRows(specs, pairs)}`);
     }
     this.agentChanges = [];
   }
@@ -245,10 +225,10 @@ class Applier {
   private async replaceRolesFromUsersFile(rows: RowOf<"users">[]): Promise<string[]> {
     const withRoles = rows.filter((row) => row.rolesFromUsersFile !== null);
     if (withRoles.length === 0) return [];
-    const current = await queryRows<RoleValues & { userSourcedId: string }>(
+    const current = await queryRows<RoleValues>(
       this.db,
       sql`select user_sourced_id as "userSourcedId", role, role_type as "roleType", org_sourced_id as "orgSourcedId",
-            begin_date as "beginDate", end_date as "endDate", sourced_id as "sourcedId"
+            begin_date::text as "beginDate", end_date::text as "endDate", sourced_id as "sourcedId"
           from user_roles where user_sourced_id = ${anyOf(withRoles.map((row) => row.sourcedId))}`,
     );
     const describe = (roles: RoleValues[]) =>
@@ -269,8 +249,11 @@ class Applier {
     await this.db.execute(
       sql`delete from user_roles where user_sourced_id = ${anyOf(changed.map((row) => row.sourcedId))}`,
     );
+    const specs = columnSpecsOf(userRoles);
     const roles = changed.flatMap((row) => row.rolesFromUsersFile ?? []);
-    for (const values of chunks(roles, ID_BATCH)) await this.db.insert(userRoles).values(values);
+    if (roles.length > 0) {
+      await this.db.execute(sql`insert into user_roles (${columnList(specs)}) ${unnestRows(specs, roles)}`);
+    }
     return changed.map((row) => row.sourcedId);
   }
 
@@ -290,73 +273,61 @@ class Applier {
     if (movedIds.size > 0) {
       await this.db.execute(sql`delete from user_roles where sourced_id = ${anyOf([...movedIds])}`);
     }
-    const existing = await queryRows<RoleKey>(
+    const specs = columnSpecsOf(userRoles);
+    const updated = specs.filter((spec) => !ROLE_KEY.some((key) => key.name === spec.name));
+    const result = await queryRows<RoleKey>(
       this.db,
-      sql`select r.user_sourced_id as "userSourcedId", r.role, r.org_sourced_id as "orgSourcedId"
-          from ${roleKeysTable(keyed.map((row) => row.key))}
-          join user_roles r on r.user_sourced_id = k.user_sourced_id and r.role = k.role and r.org_sourced_id = k.org_sourced_id`,
+      sql`insert into user_roles (${columnList(specs)}) ${unnestRows(
+        specs,
+        keyed.map((row) => row.values),
+      )}
+          on conflict (${columnList(ROLE_KEY)}) do update set ${assignments(updated)}
+          where ${differs(sql.raw("user_roles"), updated)}
+          returning user_sourced_id as "userSourcedId", role, org_sourced_id as "orgSourcedId"`,
     );
-    const existingKeys = new Set(existing.map(roleKeyOf));
-    const compared = [userRoles.roleType, userRoles.beginDate, userRoles.endDate, userRoles.sourcedId];
-    const returned = await this.db
-      .insert(userRoles)
-      .values(keyed.map((row) => row.values))
-      .onConflictDoUpdate({
-        target: [userRoles.userSourcedId, userRoles.role, userRoles.orgSourcedId],
-        set: Object.fromEntries(
-          (["roleType", "beginDate", "endDate", "sourcedId"] as const).map((key) => [
-            key,
-            sql.raw(`excluded."${userRoles[key].name}"`),
-          ]),
-        ),
-        setWhere: sql`(${sql.join(
-          compared.map((column) => sql`${column}`),
-          sql`, `,
-        )}) is distinct from (${sql.join(
-          compared.map((column) => sql.raw(`excluded."${column.name}"`)),
-          sql`, `,
-        )})`,
-      })
-      .returning({
-        userSourcedId: userRoles.userSourcedId,
-        role: userRoles.role,
-        orgSourcedId: userRoles.orgSourcedId,
-      });
-    const written = new Set(returned.map(roleKeyOf));
+    const written = new Set(result.map(roleKeyOf));
     for (const row of keyed) {
       const key = roleKeyOf(row.key);
       if (!written.has(key)) summary.unchanged++;
-      else if (existingKeys.has(key) || movedIds.has(row.sourcedId)) summary.updated++;
+      else if (this.plan.ids.roleKeysInDatabase.has(key) || movedIds.has(row.sourcedId)) summary.updated++;
       else summary.created++;
     }
   }
 
   /** Rows marked tobedeleted: the records they name are removed (or were already gone). */
   private async removeRows(file: StoredFile, rows: ParsedRow[], summary: ImportFileSummary): Promise<void> {
-    let removed = 0;
-    if (file === "roles") {
-      for (const row of rows as RowOf<"roles">[]) {
-        const match = row.key
-          ? sql`user_sourced_id = ${row.key.userSourcedId} and role = ${row.key.role} and org_sourced_id = ${row.key.orgSourcedId}`
-          : sql`sourced_id = ${row.sourcedId}`;
-        removed += (await queryRows(this.db, sql`delete from user_roles where ${match} returning 1`)).length;
-      }
-    } else {
-      removed = await this.removeRecords(
-        file,
-        rows.map((row) => row.sourcedId),
-      );
-    }
+    const removed =
+      file === "roles"
+        ? await this.removeRoles(rows as RowOf<"roles">[])
+        : await this.removeRecords(
+            file,
+            rows.map((row) => row.sourcedId),
+          );
     summary.deleted += removed;
     summary.unchanged += rows.length - removed;
+  }
+
+  /** Roles named by user, role and org, or by sourcedId alone when the row leaves those empty. */
+  private async removeRoles(rows: RowOf<"roles">[]): Promise<number> {
+    const keys = rows.flatMap((row) => row.key ?? []);
+    const ids = rows.filter((row) => !row.key).map((row) => row.sourcedId);
+    const byKey = await queryRows(
+      this.db,
+      sql`delete from user_roles r using (${unnestRows(ROLE_KEY, keys)}) k where ${sameRole("r", "k")} returning 1`,
+    );
+    const byId = await queryRows(
+      this.db,
+      sql`delete from user_roles where sourced_id = ${anyOf(ids)} returning 1`,
+    );
+    return byKey.length + byId.length;
   }
 
   /** Removes records by id: a soft removal (status tobedeleted) or, for demographics, a delete. Returns how many. */
   private async removeRecords(file: RecordFile, ids: readonly string[]): Promise<number> {
     let removed = 0;
-    for (const group of chunks(ids, ID_BATCH)) {
+    for (const group of chunks(ids, BATCH_ROWS)) {
       const statement: SQL = isSoftRemoval(file)
-        ? sql`update ${tableOf(file)} set status = 'tobedeleted', date_last_modified = ${this.options.now.toISOString()}::timestamptz
+        ? sql`update ${tableOf(file)} set status = 'tobedeleted', date_last_modified = ${this.now}::timestamptz
               where sourced_id = ${anyOf(group)} and status <> 'tobedeleted' returning 1`
         : sql`delete from ${tableOf(file)} where sourced_id = ${anyOf(group)} returning 1`;
       removed += (await queryRows(this.db, statement)).length;
@@ -367,28 +338,23 @@ class Applier {
   /** A bulk file is the whole set of its kind: active records it does not hold are removed. */
   private async removeRecordsMissingFromFile(file: RecordFile, summary: ImportFileSummary): Promise<void> {
     const kept = this.plan.ids.linesOf(file);
-    const current = await queryRows<{ id: string }>(
-      this.db,
-      isSoftRemoval(file)
-        ? sql`select sourced_id as id from ${tableOf(file)} where status = 'active'`
-        : sql`select sourced_id as id from ${tableOf(file)}`,
-    );
-    const missing = current.map((row) => row.id).filter((id) => !((kept.get(id) ?? 0) > 0));
+    const missing = this.plan.ids
+      .databaseIds(file, { includeRemoved: !isSoftRemoval(file) })
+      .filter((id) => !((kept.get(id) ?? 0) > 0));
     summary.deleted += await this.removeRecords(file, missing);
   }
 
   private async removeRolesMissingFrom(keys: ReadonlySet<string>, summary: ImportFileSummary): Promise<void> {
-    const current = await queryRows<RoleKey>(
-      this.db,
-      sql`select user_sourced_id as "userSourcedId", role, org_sourced_id as "orgSourcedId" from user_roles`,
-    );
-    const missing = current.filter((role) => !keys.has(roleKeyOf(role)));
-    for (const group of chunks(missing, ID_BATCH)) {
+    const missing = [...this.plan.ids.roleKeysInDatabase]
+      .filter((key) => !keys.has(key))
+      .map((key) => {
+        const [userSourcedId = "", role = "", orgSourcedId = ""] = key.split("\u0000");
+        return { userSourcedId, role, orgSourcedId };
+      });
+    for (const group of chunks(missing, BATCH_ROWS)) {
       const removed = await queryRows(
         this.db,
-        sql`delete from user_roles r using ${roleKeysTable(group)}
-            where r.user_sourced_id = k.user_sourced_id and r.role = k.role and r.org_sourced_id = k.org_sourced_id
-            returning 1`,
+        sql`delete from user_roles r using (${unnestRows(ROLE_KEY, group)}) k where ${sameRole("r", "k")} returning 1`,
       );
       summary.deleted += removed.length;
     }
@@ -399,7 +365,7 @@ class Applier {
     if (!this.plan.files.some((planned) => planned.file === "users" || planned.file === "classes")) return;
     const removed = await queryRows(
       this.db,
-      sql`update enrollments e set status = 'tobedeleted', date_last_modified = ${this.options.now.toISOString()}::timestamptz
+      sql`update enrollments e set status = 'tobedeleted', date_last_modified = ${this.now}::timestamptz
           where e.status = 'active'
             and (exists (select 1 from users u where u.sourced_id = e.user_sourced_id and u.status <> 'active')
               or exists (select 1 from classes k where k.sourced_id = e.class_sourced_id and k.status <> 'active'))
@@ -413,4 +379,16 @@ class Applier {
     }
     summary.deleted += removed.length;
   }
+}
+
+function assignments(specs: readonly ColumnSpec[]): SQL {
+  return sql.raw(specs.map((spec) => `"${spec.name}" = excluded."${spec.name}"`).join(", "));
+}
+
+/** `(table.a, …) is distinct from (excluded.a, …)`: an upsert writes only rows that change. */
+function differs(table: SQL, specs: readonly ColumnSpec[]): SQL {
+  return sql`(${sql.join(
+    specs.map((spec) => sql`${table}.${sql.raw(`"${spec.name}"`)}`),
+    sql`, `,
+  )}) is distinct from (${columnList(specs, "excluded.")})`;
 }

@@ -51,7 +51,7 @@ export function emptySummary(file: string, mode: ImportFileSummary["mode"]): Imp
   return { file, mode, rows: 0, created: 0, updated: 0, deleted: 0, unchanged: 0 };
 }
 
-/** The known columns and required columns of a file, given the users.csv shape and the version. */
+/** The known and the required columns of a file: a delta needs status and dateLastModified, a 1.1 users.csv its roles. */
 export function columnsOf(file: StoredFile, options: { isDelta: boolean; hasV1p1Roles: boolean }) {
   const known = file === "users" ? [...COLUMNS.users, ...USERS_V1P1_COLUMNS] : COLUMNS[file];
   const required = [
@@ -233,7 +233,7 @@ class SetChecker {
 
   async checkFile(planned: PlannedFile): Promise<void> {
     const { file, entry, mode, summary } = planned;
-    for (const target of REFERENCED_FILES[file]) await this.ids.prepare(target);
+    for (const target of new Set([file, ...REFERENCED_FILES[file]])) await this.ids.prepare(target);
     const lines = this.ids.linesOf(file);
     const deferred: { reference: Reference; line: number }[] = [];
     let header: Header | null = null;

@@ -70,16 +70,23 @@ export function readHeader(
   return header;
 }
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function isCalendarDate(value: string): boolean {
-  const match = ISO_DATE.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  if (!ISO_DATE.test(value)) return false;
+  const year = Number(value.slice(0, 4));
+  const month = Number(value.slice(5, 7));
+  const day = Number(value.slice(8, 10));
+  if (month < 1 || month > 12 || day < 1) return false;
+  const isLeap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && isLeap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0));
 }
+
+/** The last date-time found valid: the rows of a file mostly share one, and checking it is not free. */
+let lastValidDateTime = "";
 
 /** The standard spelling of a vocabulary value, matched without regard to case. */
 export function standardSpelling(vocabulary: Vocabulary, value: string): string | undefined {
@@ -178,7 +185,9 @@ export class RowReader {
   dateTime(column: string, options: { required?: boolean } = {}): string | null {
     const value = this.text(column, options);
     if (value === null) return null;
+    if (value === lastValidDateTime) return value;
     if (ISO_DATE_TIME.test(value) && isCalendarDate(value.slice(0, 10)) && !Number.isNaN(Date.parse(value))) {
+      lastValidDateTime = value;
       return value;
     }
     if (isCalendarDate(value)) {

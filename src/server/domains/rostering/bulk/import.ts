@@ -12,7 +12,6 @@ export interface ImportOptions {
   /** The administrator importing over HTTP: the import must not lock them out. */
   protectUserId?: string;
   onProgress?: (progress: ImportProgress) => void;
-  now?: () => Date;
 }
 
 /** Thrown inside the transaction to undo a dry run once its counts are known. */
@@ -41,7 +40,7 @@ export async function importRosterSet(
     try {
       await db.transaction(async (tx) => {
         await applyRosterSet(tx as unknown as Database, plan, {
-          now: options.now?.() ?? new Date(),
+          now: new Date(),
           onBytes: (file, bytes) => progress("applying", file, bytes),
         });
         if (dryRun) throw new DryRunRollback();

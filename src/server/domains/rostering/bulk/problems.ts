@@ -1,7 +1,7 @@
 import type { ImportProblem } from "../../../../shared/contracts/roster-bulk";
 
 /** The most errors a report lists (all are counted); a broken 100,000-row file must not make a 100 MB report. */
-export const MAX_LISTED_ERRORS = 500;
+const MAX_LISTED_ERRORS = 500;
 const MAX_LISTED_WARNINGS = 200;
 
 export interface ProblemPlace {

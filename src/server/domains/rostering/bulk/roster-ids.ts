@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type Database, queryRows } from "../../../db/client";
 import type { ProblemLog } from "./problems";
-import type { Reference } from "./rows";
+import { type Reference, type RoleKey, roleKeyOf } from "./rows";
 import { fileNameOf, type StoredFile } from "./spec";
 
 export type FileMode = "bulk" | "delta" | "absent";
@@ -29,13 +29,17 @@ const LABEL: Record<StoredFile, string> = {
 };
 
 /**
- * Which records exist once the import is applied, to check references: the ids each file
- * keeps (line > 0) or removes (line < 0), and the active ids already in the database for files
- * that are delta or absent (a bulk file replaces them). Only ids are held, never rows.
+ * Which records exist before and after the import: the ids each file keeps (line > 0) or
+ * removes (line < 0), and the ids already in the database with whether they are active. Only
+ * ids are held, never rows. The apply pass reads them too: what existed decides between
+ * "created" and "updated", and a bulk file removes the active ids it does not hold.
  */
 export class RosterIds {
   private readonly lines = new Map<StoredFile, Map<string, number>>();
-  private readonly inDatabase = new Map<StoredFile, Set<string>>();
+  /** Per file: every id in the database, and whether its record is active. */
+  private readonly inDatabase = new Map<StoredFile, Map<string, boolean>>();
+  /** Keys (roleKeyOf) of the roles in the database, when roles.csv is imported. */
+  roleKeysInDatabase = new Set<string>();
   /** Files whose header could not be read: references to them are not checked. */
   readonly unreadable = new Set<StoredFile>();
 
@@ -57,23 +61,39 @@ export class RosterIds {
     return lines;
   }
 
-  /** The ids the file keeps active. */
-  activeIdsOf(file: StoredFile): string[] {
-    return [...this.linesOf(file)].filter(([, line]) => line > 0).map(([id]) => id);
-  }
-
-  /** Loads the database's active ids of a file that will keep them (delta or absent). */
+  /** Loads the ids of a table once (for roles, the keys of every role). */
   async prepare(file: StoredFile): Promise<void> {
-    if (file === "roles" || this.inDatabase.has(file) || this.modeOf(file) === "bulk") return;
-    const rows = await queryRows<{ id: string }>(
+    if (file === "roles") {
+      const roles = await queryRows<RoleKey>(
+        this.db,
+        sql`select user_sourced_id as "userSourcedId", role, org_sourced_id as "orgSourcedId" from user_roles`,
+      );
+      this.roleKeysInDatabase = new Set(roles.map(roleKeyOf));
+      return;
+    }
+    if (this.inDatabase.has(file)) return;
+    const rows = await queryRows<{ id: string; active: boolean }>(
       this.db,
-      sql`select sourced_id as id from ${tableOf(file)} where status = 'active'`,
+      sql`select sourced_id as id, status = 'active' as active from ${tableOf(file)}`,
     );
-    this.inDatabase.set(file, new Set(rows.map((row) => row.id)));
+    this.inDatabase.set(file, new Map(rows.map((row) => [row.id, row.active])));
   }
 
   existsInDatabase(file: StoredFile, id: string): boolean {
+    return this.inDatabase.get(file)?.get(id) === true;
+  }
+
+  /** Whether the database had the record before the import, active or not. */
+  existedInDatabase(file: StoredFile, id: string): boolean {
     return this.inDatabase.get(file)?.has(id) ?? false;
+  }
+
+  /** The database's ids of a file; only the active ones unless told otherwise. */
+  databaseIds(file: StoredFile, options: { includeRemoved?: boolean } = {}): string[] {
+    const ids: string[] = [];
+    for (const [id, isActive] of this.inDatabase.get(file) ?? [])
+      if (isActive || options.includeRemoved) ids.push(id);
+    return ids;
   }
 
   /** Whether a record is active once the import is applied. */

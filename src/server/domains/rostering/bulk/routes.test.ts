@@ -94,6 +94,20 @@ describe("what an import accepts", () => {
     expect(await badFlag.json()).toMatchObject({ code: "validation_failed", issues: [{ path: "dryRun" }] });
   });
 
+  it("answers 413 to a body announced as larger than 200 MB, before reading it", async () => {
+    const response = await t.app.request(IMPORT, {
+      method: "POST",
+      headers: {
+        cookie: admin,
+        "content-type": "application/zip",
+        "content-length": String(201 * 1024 * 1024),
+      },
+      body: "PK",
+    });
+    expect(response.status).toBe(413);
+    expect((await response.json()).message).toBe("The .zip is larger than 200 MB");
+  });
+
   it("takes a .zip larger than the API's 1 MB limit", async () => {
     const padding = randomBytes(2 * 1024 * 1024);
     const zip = await schoolZip({ "photo.jpg": padding });

@@ -50,8 +50,12 @@ export function rosterBulkRoutes({ db, logger }: AppDeps) {
     .post("/import", async (c) => {
       const actor = requireActiveRole(c, ADMIN, "import the roster");
       const { dryRun } = readQuery(c, rosterImportQuerySchema);
-      if (isImporting)
+      if (Number(c.req.header("content-length") ?? 0) > MAX_IMPORT_BYTES) {
+        throw new AppError("payload_too_large", "The .zip is larger than 200 MB");
+      }
+      if (isImporting) {
         throw new AppError("conflict", "Another roster import is running: try again when it has finished");
+      }
       isImporting = true;
       const folder = await mkdtemp(path.join(tmpdir(), "dash-roster-import-"));
       let source: RosterSource | null = null;

@@ -32,8 +32,7 @@ export const SKIPPED_FILES = [
   "lineItemLearningObjectiveIds",
   "resultLearningObjectiveIds",
 ] as const;
-export type SkippedFile = (typeof SKIPPED_FILES)[number];
-export type RosterFile = StoredFile | SkippedFile;
+export type RosterFile = StoredFile | (typeof SKIPPED_FILES)[number];
 
 export const fileNameOf = (file: RosterFile) => `${file}.csv`;
 

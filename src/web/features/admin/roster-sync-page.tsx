@@ -1,0 +1,384 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { type ChangeEvent, useId, useState } from "react";
+import type { ImportProblem, ImportProgress, ImportReport } from "../../../shared/contracts/roster-bulk";
+import { Card, PageHeader } from "../../components/page-header";
+import { buttonClass } from "../../components/ui/form";
+import { importRosterZip, problemsAsCsv, ROSTER_EXPORT_URL } from "./roster-sync-api";
+
+interface Run {
+  dryRun: boolean;
+  upload: number;
+  progress: ImportProgress | null;
+}
+
+const MODE_LABELS = { bulk: "Bulk", delta: "Delta", absent: "Not read", skipped: "Skipped" } as const;
+
+export function RosterSyncPage() {
+  const queryClient = useQueryClient();
+  const [file, setFile] = useState<File | null>(null);
+  const [run, setRun] = useState<Run | null>(null);
+  const [report, setReport] = useState<ImportReport | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const ids = { file: useId(), fileHint: useId() };
+
+  const chooseFile = (event: ChangeEvent<HTMLInputElement>) => {
+    setFile(event.target.files?.[0] ?? null);
+    setReport(null);
+    setFailure(null);
+  };
+
+  async function start(dryRun: boolean) {
+    if (!file || run) return;
+    setReport(null);
+    setFailure(null);
+    setRun({ dryRun, upload: 0, progress: null });
+    try {
+      const result = await importRosterZip(file, dryRun, {
+        onUpload: (upload) => setRun((current) => current && { ...current, upload }),
+        onProgress: (progress) => setRun((current) => current && { ...current, upload: 1, progress }),
+      });
+      setReport(result);
+      // Every list of people, classes and roles may have changed.
+      if (result.applied) await queryClient.invalidateQueries();
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : String(error));
+    } finally {
+      setRun(null);
+    }
+  }
+
+  return (
+    <div>
+      <PageHeader
+        title="Roster import and export"
+        description="Bring in the roster from your student information system as a OneRoster CSV set (1.1 or 1.2), or download Dash's roster in the same format."
+      />
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+        <Card>
+          <h2 className="text-lg font-bold">Import a OneRoster set</h2>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+            A .zip holding manifest.csv and the CSV files it names. Preview it first: the preview checks every
+            row and counts the changes without saving anything. An import with errors changes nothing.
+          </p>
+          <div className="mt-4">
+            <label htmlFor={ids.file} className="text-sm font-medium">
+              OneRoster set (.zip)
+            </label>
+            <input
+              id={ids.file}
+              type="file"
+              accept=".zip,application/zip"
+              onChange={chooseFile}
+              disabled={run !== null}
+              aria-describedby={ids.fileHint}
+              className="mt-1 block w-full rounded-lg border border-slate-300 bg-white text-sm shadow-sm file:mr-3 file:cursor-pointer file:border-0 file:border-r file:border-slate-300 file:bg-slate-100 file:px-4 file:py-2.5 file:font-semibold file:text-slate-800 focus:border-brand-600 dark:border-slate-700 dark:bg-slate-950 dark:file:border-slate-700 dark:file:bg-slate-800 dark:file:text-slate-100"
+            />
+            <p id={ids.fileHint} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+              Up to 200 MB. Bulk files replace everything of their kind; people and classes missing from them
+              are marked as removed (their history is kept).
+            </p>
+          </div>
+          <div className="mt-4 flex flex-wrap gap-2">
+            <button
+              type="button"
+              className={buttonClass("secondary")}
+              disabled={!file || run !== null}
+              onClick={() => start(true)}
+            >
+              Preview (dry run)
+            </button>
+            <button
+              type="button"
+              className={buttonClass("primary")}
+              disabled={!file || run !== null}
+              onClick={() => start(false)}
+            >
+              Import
+            </button>
+          </div>
+          {run && <RunProgress run={run} />}
+          {failure && (
+            <p
+              role="alert"
+              className="mt-4 rounded-lg bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200"
+            >
+              {failure}
+            </p>
+          )}
+        </Card>
+        <Card>
+          <h2 className="text-lg font-bold">Export</h2>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+            The whole roster as a OneRoster 1.2 bulk set: organisations, sessions, courses, classes, people,
+            roles, enrollments and demographics. It holds personal data: keep it safe.
+          </p>
+          <a href={ROSTER_EXPORT_URL} download className={buttonClass("secondary", "mt-4 inline-block")}>
+            Download roster (.zip)
+          </a>
+        </Card>
+      </div>
+      {report && <ReportView report={report} />}
+    </div>
+  );
+}
+
+function RunProgress({ run }: { run: Run }) {
+  const processing = run.progress
+    ? `${run.progress.phase === "checking" ? "Checking" : run.dryRun ? "Counting changes in" : "Saving"} ${run.progress.file}`
+    : "Waiting for the server";
+  return (
+    <div className="mt-4 space-y-3" aria-live="polite">
+      <ProgressBar label="Upload" detail={run.upload < 1 ? "Sending the .zip" : "Sent"} value={run.upload} />
+      <ProgressBar
+        label={run.dryRun ? "Preview" : "Import"}
+        detail={run.upload < 1 ? "Starts once the .zip is sent" : processing}
+        value={run.progress?.fraction ?? 0}
+      />
+    </div>
+  );
+}
+
+function ProgressBar({ label, detail, value }: { label: string; detail: string; value: number }) {
+  const percent = Math.round(Math.min(1, Math.max(0, value)) * 100);
+  const labelId = useId();
+  return (
+    <div>
+      <div className="flex justify-between gap-2 text-sm">
+        <span id={labelId} className="font-medium">
+          {label}
+        </span>
+        <span className="text-slate-600 dark:text-slate-300">
+          {detail} · {percent}%
+        </span>
+      </div>
+      <div
+        role="progressbar"
+        aria-labelledby={labelId}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        className="mt-1 h-2.5 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
+      >
+        <div
+          className="h-full rounded-full bg-brand-600 transition-[width]"
+          style={{ width: `${percent}%` }}
+        />
+      </div>
+    </div>
+  );
+}
+
+function outcomeOf(report: ImportReport) {
+  if (!report.ok) {
+    return {
+      tone: "error" as const,
+      text: `Nothing was imported: the set has ${report.errorCount} ${report.errorCount === 1 ? "error" : "errors"}. Fix them and try again.`,
+    };
+  }
+  if (report.dryRun)
+    return { tone: "ok" as const, text: "Preview: the set is valid. Nothing was changed yet." };
+  return { tone: "ok" as const, text: "The roster was imported." };
+}
+
+function ReportView({ report }: { report: ImportReport }) {
+  const outcome = outcomeOf(report);
+  const errors = report.problems.filter((problem) => problem.severity === "error");
+  const warnings = report.problems.filter((problem) => problem.severity === "warning");
+  return (
+    <Card className="mt-6">
+      <h2 className="text-lg font-bold">{report.dryRun ? "Preview report" : "Import report"}</h2>
+      <p
+        role="status"
+        className={`mt-3 rounded-lg p-3 text-sm font-medium ${
+          outcome.tone === "ok"
+            ? "bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100"
+            : "bg-red-50 text-red-900 dark:bg-red-950 dark:text-red-100"
+        }`}
+      >
+        {outcome.text}
+        <span className="block text-xs font-normal">
+          OneRoster {report.version ?? "version unknown"} · {report.warningCount}{" "}
+          {report.warningCount === 1 ? "warning" : "warnings"} · {(report.durationMs / 1000).toFixed(1)} s
+        </span>
+      </p>
+      {report.files.length > 0 && <FilesTable report={report} />}
+      {report.problems.length > 0 && (
+        <div className="mt-6">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <h3 className="font-bold">
+              {errors.length > 0 ? `Errors (${report.errorCount})` : "Warnings"}
+              {errors.length > 0 && warnings.length > 0 && " and warnings"}
+            </h3>
+            <DownloadProblems problems={report.problems} />
+          </div>
+          {report.truncated && (
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+              Only the first problems are listed; fix these and import again to see the rest.
+            </p>
+          )}
+          <ProblemsTable problems={report.problems} />
+        </div>
+      )}
+    </Card>
+  );
+}
+
+/** A table from small tablets up; on a phone, one line of counts per file. */
+function FilesTable({ report }: { report: ImportReport }) {
+  const headers = ["File", "Mode", "Rows", "Created", "Updated", "Removed", "Unchanged"];
+  const countsOf = (file: ImportReport["files"][number]) => [
+    file.rows,
+    file.created,
+    file.updated,
+    file.deleted,
+    file.unchanged,
+  ];
+  return (
+    <>
+      <ul className="mt-4 divide-y divide-slate-100 text-sm sm:hidden dark:divide-slate-800">
+        {report.files.map((file) => (
+          <li key={file.file} className="py-2">
+            <span className="font-mono text-xs">{file.file}</span>
+            <span className="text-slate-600 dark:text-slate-300"> · {MODE_LABELS[file.mode]}</span>
+            <p className="text-xs text-slate-600 tabular-nums dark:text-slate-300">
+              {countsOf(file)
+                .map((count, index) => `${count.toLocaleString()} ${headers[index + 2]?.toLowerCase()}`)
+                .join(" · ")}
+            </p>
+          </li>
+        ))}
+      </ul>
+      <div className="mt-4 hidden overflow-x-auto sm:block">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Rows per file</caption>
+          <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
+            <tr>
+              {headers.map((header, index) => (
+                <th key={header} scope="col" className={`py-2 pr-4 ${index > 1 ? "text-right" : ""}`}>
+                  {header}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+            {report.files.map((file) => (
+              <tr key={file.file}>
+                <th scope="row" className="py-2 pr-4 font-mono text-xs font-normal">
+                  {file.file}
+                </th>
+                <td className="py-2 pr-4">{MODE_LABELS[file.mode]}</td>
+                {countsOf(file).map((count, index) => (
+                  <td key={headers[index + 2]} className="py-2 pr-4 text-right tabular-nums">
+                    {count.toLocaleString()}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+const problemKey = (problem: ImportProblem) =>
+  `${problem.severity}|${problem.file}|${problem.line}|${problem.column}|${problem.message}`;
+
+function SeverityBadge({ severity }: { severity: ImportProblem["severity"] }) {
+  return (
+    <span
+      className={`rounded-full px-2 py-0.5 text-xs font-semibold ${
+        severity === "error"
+          ? "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100"
+          : "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+      }`}
+    >
+      {severity === "error" ? "Error" : "Warning"}
+    </span>
+  );
+}
+
+const RowCount = ({ problem }: { problem: ImportProblem }) =>
+  problem.occurrences && problem.occurrences > 1 ? (
+    <span className="text-slate-600 dark:text-slate-300"> ({problem.occurrences} rows)</span>
+  ) : null;
+
+/** A table from small tablets up; on a phone, one block per problem, its place above its message. */
+function ProblemsTable({ problems }: { problems: readonly ImportProblem[] }) {
+  return (
+    <>
+      <ul className="mt-3 divide-y divide-slate-100 text-sm sm:hidden dark:divide-slate-800">
+        {problems.map((problem) => (
+          <li key={problemKey(problem)} className="py-2">
+            <div className="flex flex-wrap items-center gap-x-2 gap-y-1 font-mono text-xs">
+              <SeverityBadge severity={problem.severity} />
+              <span>{problem.file}</span>
+              {problem.line !== null && <span>line {problem.line}</span>}
+              {problem.column && <span className="break-all">{problem.column}</span>}
+            </div>
+            <p className="mt-1">
+              {problem.message}
+              <RowCount problem={problem} />
+            </p>
+          </li>
+        ))}
+      </ul>
+      <div className="mt-3 hidden overflow-x-auto sm:block">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Problems found in the set</caption>
+          <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
+            <tr>
+              <th scope="col" className="py-2 pr-4">
+                Severity
+              </th>
+              <th scope="col" className="py-2 pr-4">
+                File
+              </th>
+              <th scope="col" className="py-2 pr-4 text-right">
+                Line
+              </th>
+              <th scope="col" className="py-2 pr-4">
+                Column
+              </th>
+              <th scope="col" className="py-2">
+                Message
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100 align-top dark:divide-slate-800">
+            {problems.map((problem) => (
+              <tr key={problemKey(problem)}>
+                <td className="py-2 pr-4">
+                  <SeverityBadge severity={problem.severity} />
+                </td>
+                <td className="py-2 pr-4 font-mono text-xs whitespace-nowrap">{problem.file}</td>
+                <td className="py-2 pr-4 text-right tabular-nums">{problem.line ?? "—"}</td>
+                <td className="py-2 pr-4 font-mono text-xs">{problem.column ?? "—"}</td>
+                <td className="min-w-64 py-2">
+                  {problem.message}
+                  <RowCount problem={problem} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+function DownloadProblems({ problems }: { problems: readonly ImportProblem[] }) {
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([problemsAsCsv(problems)], { type: "text/csv;charset=utf-8" }));
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = "roster-import-problems.csv";
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+  return (
+    <button type="button" className={buttonClass("secondary")} onClick={download}>
+      Download the error list (.csv)
+    </button>
+  );
+}
