@@ -212,10 +212,14 @@ export async function addToDailyMetrics(db: Database, deltas: MetricsDelta[]): P
     if (delta.lastEventAt && (!current.lastEventAt || delta.lastEventAt > current.lastEventAt))
       current.lastEventAt = delta.lastEventAt;
   }
+  // Rows go in key order, so concurrent batches lock shared totals in the same order and never deadlock.
+  const ordered = [...grouped.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, row]) => row);
   const m = dailyStudentMetrics;
   await db
     .insert(m)
-    .values([...grouped.values()])
+    .values(ordered)
     .onConflictDoUpdate({
       target: [m.studentSourcedId, m.localDate, m.subject, m.appKey],
       set: {
