@@ -7,17 +7,16 @@
  * enrollment pages (first page, a search, a page deep in a name sort) p95 < 100 ms; a Guide's
  * enrollments p95 < 50 ms.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../src/server/db/client";
 import {
-  killAllChildren,
   type LoadResult,
   measureLoad,
+  runOnBothDatabases,
   signIn,
-  startChild,
   startServer,
   stopChild,
 } from "./bench-lib";
@@ -38,7 +37,7 @@ const students = Number(args.students);
 const load = { durationSeconds: Number(args.duration), warmupSeconds: Number(args.warmup) };
 // Activity does not matter to these lists: a few days keep the generation short.
 const DAYS = 5;
-const WITH_POSTGRES_SKIPPED = 3;
+const _WITH_POSTGRES_SKIPPED = 3;
 
 interface Measurement {
   name: string;
@@ -128,52 +127,14 @@ function report(results: SuiteResult[]) {
   console.log(lines.join("\n"));
 }
 
-async function main() {
-  if (args["postgres-child"]) {
-    const result = await runSuite("postgres", { ...process.env }, null);
-    writeFileSync(args["result-file"] as string, JSON.stringify(result));
-    return;
-  }
-  const results: SuiteResult[] = [];
-  const workDir = path.join(projectRoot, ".tmp", "bench-courses");
-  mkdirSync(workDir, { recursive: true });
-  if (args.only !== "postgres") {
-    const dataDir = path.join(workDir, "pglite");
-    results.push(await runSuite("pglite", { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir }, dataDir));
-  }
-  if (args.only !== "pglite") {
-    log("postgres: through scripts/with-postgres.sh");
-    const resultFile = path.join(workDir, "postgres-result.json");
-    rmSync(resultFile, { force: true });
-    const child = startChild(
-      "bash",
-      [
-        "scripts/with-postgres.sh",
-        process.execPath,
-        "--import",
-        "tsx",
-        "scripts/bench-courses.ts",
-        "--postgres-child",
-        `--result-file=${resultFile}`,
-        `--students=${students}`,
-        `--duration=${load.durationSeconds}`,
-        `--warmup=${load.warmupSeconds}`,
-      ],
-      { cwd: projectRoot, env: { ...process.env, DATABASE_URL: "" }, inheritOutput: true },
-    );
-    const code = await child.exited;
-    if (code === WITH_POSTGRES_SKIPPED) log("PostgreSQL was skipped: no PostgreSQL 15 binaries");
-    else if (existsSync(resultFile))
-      results.push(JSON.parse(readFileSync(resultFile, "utf8")) as SuiteResult);
-    else throw new Error(`the PostgreSQL run failed (exit ${code})`);
-  }
-  report(results);
-}
-
-main().catch(async (error) => {
-  process.stderr.write(
-    `bench-courses: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  await killAllChildren();
-  process.exit(1);
+runOnBothDatabases({
+  name: "bench-courses",
+  args,
+  childArgs: [
+    `--students=${students}`,
+    `--duration=${load.durationSeconds}`,
+    `--warmup=${load.warmupSeconds}`,
+  ],
+  runSuite,
+  report,
 });

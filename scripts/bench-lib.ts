@@ -3,11 +3,12 @@
  * and stopped like in production, and an autocannon wrapper that reports p50/p95/p99.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
 
 export const HOST = "127.0.0.1";
 
@@ -412,4 +413,74 @@ export async function measureLoad(options: {
     failures: result.errors + result.timeouts + result.non2xx,
     cpu: cpuShare,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A benchmark on both databases: the suite runs on PGlite in this process, then again on a
+// throwaway PostgreSQL by running the same script under scripts/with-postgres.sh as a child
+// (`--postgres-child`), which hands its result back in a JSON file.
+
+export type BenchDatabase = "pglite" | "postgres";
+
+export function runOnBothDatabases<Result>(options: {
+  /** The script's name: scripts/NAME.ts, its work folder .tmp/NAME. */
+  name: string;
+  args: { only?: string; "postgres-child"?: boolean; "result-file"?: string };
+  /** Flags the PostgreSQL child is run with, so it measures the same thing. */
+  childArgs: string[];
+  runSuite: (db: BenchDatabase, env: NodeJS.ProcessEnv, dataDir: string | null) => Promise<Result>;
+  report: (results: Result[]) => void;
+}): void {
+  const { name, args, runSuite } = options;
+  const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  const log = (message: string) => process.stderr.write(`[${name}] ${message}\n`);
+
+  async function main() {
+    if (args["postgres-child"]) {
+      const result = await runSuite("postgres", { ...process.env }, null);
+      writeFileSync(args["result-file"] as string, JSON.stringify(result));
+      return;
+    }
+    const results: Result[] = [];
+    const workDir = path.join(projectRoot, ".tmp", name);
+    mkdirSync(workDir, { recursive: true });
+    if (args.only !== "postgres") {
+      const dataDir = path.join(workDir, "pglite");
+      results.push(
+        await runSuite("pglite", { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir }, dataDir),
+      );
+    }
+    if (args.only !== "pglite") {
+      log("postgres: through scripts/with-postgres.sh");
+      const resultFile = path.join(workDir, "postgres-result.json");
+      rmSync(resultFile, { force: true });
+      const child = startChild(
+        "bash",
+        [
+          "scripts/with-postgres.sh",
+          process.execPath,
+          "--import",
+          "tsx",
+          `scripts/${name}.ts`,
+          "--postgres-child",
+          `--result-file=${resultFile}`,
+          ...options.childArgs,
+        ],
+        { cwd: projectRoot, env: { ...process.env, DATABASE_URL: "" }, inheritOutput: true },
+      );
+      const code = await child.exited;
+      if (code === 3) log("PostgreSQL was skipped: no PostgreSQL 15 binaries");
+      else if (existsSync(resultFile)) results.push(JSON.parse(readFileSync(resultFile, "utf8")) as Result);
+      else throw new Error(`the PostgreSQL run failed (exit ${code})`);
+    }
+    options.report(results);
+  }
+
+  main().catch(async (error) => {
+    process.stderr.write(
+      `${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    await killAllChildren();
+    process.exit(1);
+  });
 }

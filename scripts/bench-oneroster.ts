@@ -8,7 +8,7 @@
  * bearer token, with one connection (the latency of a request alone) and with four (requests
  * queue: PGlite runs one query at a time). Target: p95 under 100 ms.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,14 +17,7 @@ import { sql } from "drizzle-orm";
 import { openDatabase, queryRows } from "../src/server/db/client";
 import { createApiClient } from "../src/server/domains/oauth/clients";
 import { ONEROSTER_BASE_PATH, ONEROSTER_SCOPES } from "../src/shared/contracts/api-clients";
-import {
-  killAllChildren,
-  type LoadResult,
-  measureLoad,
-  startChild,
-  startServer,
-  stopChild,
-} from "./bench-lib";
+import { type LoadResult, measureLoad, runOnBothDatabases, startServer, stopChild } from "./bench-lib";
 import { generateSchool } from "./gen-data";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -187,53 +180,15 @@ function report(results: SuiteResult[]) {
   console.log(lines.join("\n"));
 }
 
-async function main() {
-  if (args["postgres-child"]) {
-    const result = await runSuite("postgres", { ...process.env }, null);
-    writeFileSync(args["result-file"] as string, JSON.stringify(result));
-    return;
-  }
-  const results: SuiteResult[] = [];
-  const workDir = path.join(projectRoot, ".tmp", "bench-oneroster");
-  mkdirSync(workDir, { recursive: true });
-  if (args.only !== "postgres") {
-    const dataDir = path.join(workDir, "pglite");
-    results.push(await runSuite("pglite", { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir }, dataDir));
-  }
-  if (args.only !== "pglite") {
-    log("postgres: through scripts/with-postgres.sh");
-    const resultFile = path.join(workDir, "postgres-result.json");
-    rmSync(resultFile, { force: true });
-    const child = startChild(
-      "bash",
-      [
-        "scripts/with-postgres.sh",
-        process.execPath,
-        "--import",
-        "tsx",
-        "scripts/bench-oneroster.ts",
-        "--postgres-child",
-        `--result-file=${resultFile}`,
-        `--students=${students}`,
-        `--duration=${load.durationSeconds}`,
-        `--warmup=${load.warmupSeconds}`,
-        `--connections=${args.connections}`,
-      ],
-      { cwd: projectRoot, env: { ...process.env, DATABASE_URL: "" }, inheritOutput: true },
-    );
-    const code = await child.exited;
-    if (code === 3) log("PostgreSQL was skipped: no PostgreSQL 15 binaries");
-    else if (existsSync(resultFile))
-      results.push(JSON.parse(readFileSync(resultFile, "utf8")) as SuiteResult);
-    else throw new Error(`the PostgreSQL run failed (exit ${code})`);
-  }
-  report(results);
-}
-
-main().catch(async (error) => {
-  process.stderr.write(
-    `bench-oneroster: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  await killAllChildren();
-  process.exit(1);
+runOnBothDatabases({
+  name: "bench-oneroster",
+  args,
+  childArgs: [
+    `--students=${students}`,
+    `--duration=${load.durationSeconds}`,
+    `--warmup=${load.warmupSeconds}`,
+    `--connections=${args.connections}`,
+  ],
+  runSuite,
+  report,
 });

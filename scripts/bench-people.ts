@@ -4,17 +4,16 @@
  *   tsx scripts/bench-people.ts [--students 10000] [--duration 10] [--only pglite|postgres]
  * The district comes from gen:data (one day of activity: these APIs do not read it).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../src/server/db/client";
 import {
-  killAllChildren,
   type LoadResult,
   measureLoad,
+  runOnBothDatabases,
   signIn,
-  startChild,
   startServer,
   stopChild,
 } from "./bench-lib";
@@ -153,54 +152,14 @@ function report(results: SuiteResult[]) {
   console.log(lines.join("\n"));
 }
 
-async function main() {
-  if (args["postgres-child"]) {
-    writeFileSync(
-      args["result-file"] as string,
-      JSON.stringify(await runSuite("postgres", { ...process.env }, null)),
-    );
-    return;
-  }
-  const results: SuiteResult[] = [];
-  const workDir = path.join(projectRoot, ".tmp", "bench-people");
-  mkdirSync(workDir, { recursive: true });
-  if (args.only !== "postgres") {
-    const dataDir = path.join(workDir, "pglite");
-    results.push(await runSuite("pglite", { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir }, dataDir));
-  }
-  if (args.only !== "pglite") {
-    log("postgres: through scripts/with-postgres.sh");
-    const resultFile = path.join(workDir, "postgres-result.json");
-    rmSync(resultFile, { force: true });
-    const child = startChild(
-      "bash",
-      [
-        "scripts/with-postgres.sh",
-        process.execPath,
-        "--import",
-        "tsx",
-        "scripts/bench-people.ts",
-        "--postgres-child",
-        `--result-file=${resultFile}`,
-        `--students=${students}`,
-        `--duration=${load.durationSeconds}`,
-        `--warmup=${load.warmupSeconds}`,
-      ],
-      { cwd: projectRoot, env: { ...process.env, DATABASE_URL: "" }, inheritOutput: true },
-    );
-    const code = await child.exited;
-    if (code === 3) log("PostgreSQL was skipped: no PostgreSQL 15 binaries");
-    else if (existsSync(resultFile))
-      results.push(JSON.parse(readFileSync(resultFile, "utf8")) as SuiteResult);
-    else throw new Error(`the PostgreSQL run failed (exit ${code})`);
-  }
-  report(results);
-}
-
-main().catch(async (error) => {
-  process.stderr.write(
-    `bench-people: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  await killAllChildren();
-  process.exit(1);
+runOnBothDatabases({
+  name: "bench-people",
+  args,
+  childArgs: [
+    `--students=${students}`,
+    `--duration=${load.durationSeconds}`,
+    `--warmup=${load.warmupSeconds}`,
+  ],
+  runSuite,
+  report,
 });
