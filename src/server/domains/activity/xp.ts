@@ -92,23 +92,26 @@ export async function awardManualXpAs(db: Database, actorSourcedId: string, inpu
   });
 }
 
+/** A ledger entry as the history and the day's view show it, with who gave a manual one. */
+const ledgerEntryColumns = {
+  id: xpLedger.id,
+  amount: xpLedger.amount,
+  reason: xpLedger.reason,
+  source: xpLedger.source,
+  subject: xpLedger.subject,
+  localDate: xpLedger.localDate,
+  createdAt: xpLedger.createdAt,
+  actorName: sql<
+    string | null
+  >`(select given_name || ' ' || family_name from users a where a.sourced_id = ${xpLedger.actorSourcedId})`,
+};
+
 /** A student's XP entries, newest first, with who gave manual ones. */
 export async function xpHistory(db: Database, studentId: string, page: { limit: number; offset: number }) {
   return db
-    .select({
-      id: xpLedger.id,
-      amount: xpLedger.amount,
-      reason: xpLedger.reason,
-      source: xpLedger.source,
-      subject: xpLedger.subject,
-      localDate: xpLedger.localDate,
-      createdAt: xpLedger.createdAt,
-      actorName: sql<
-        string | null
-      >`(select given_name || ' ' || family_name from users a where a.sourced_id = ${xpLedger.actorSourcedId})`,
-    })
+    .select(ledgerEntryColumns)
     .from(xpLedger)
-    .where(and(eq(xpLedger.studentSourcedId, studentId)))
+    .where(eq(xpLedger.studentSourcedId, studentId))
     .orderBy(desc(xpLedger.createdAt), desc(xpLedger.id))
     .limit(page.limit)
     .offset(page.offset);
@@ -159,18 +162,7 @@ export async function xpDay(db: Database, studentId: string, date: string | unde
       .where(and(eq(e.studentSourcedId, studentId), eq(e.localDate, day)))
       .orderBy(asc(e.occurredAt), asc(e.id)),
     db
-      .select({
-        id: xpLedger.id,
-        amount: xpLedger.amount,
-        reason: xpLedger.reason,
-        source: xpLedger.source,
-        subject: xpLedger.subject,
-        localDate: xpLedger.localDate,
-        createdAt: xpLedger.createdAt,
-        actorName: sql<
-          string | null
-        >`(select given_name || ' ' || family_name from users a where a.sourced_id = ${xpLedger.actorSourcedId})`,
-      })
+      .select(ledgerEntryColumns)
       .from(xpLedger)
       .where(
         and(

@@ -20,6 +20,10 @@ export function TextField({
   );
 }
 
+/** A compact number input, figures lined up (tabular numbers). */
+export const NUMBER_INPUT_CLASS =
+  "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base tabular-nums shadow-sm dark:border-slate-700 dark:bg-slate-950";
+
 const BUTTON_CLASSES = {
   primary: "bg-brand-600 text-white shadow-sm hover:bg-brand-700 border border-brand-600",
   secondary:

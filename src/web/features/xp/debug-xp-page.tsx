@@ -3,7 +3,7 @@ import { type FormEvent, useId, useState } from "react";
 import type { XpDayEvent } from "../../../shared/contracts/activity";
 import { computeXp, DEFAULT_XP_RULES, type XpInput, type XpRules } from "../../../shared/xp-rules";
 import { Card, PageHeader } from "../../components/page-header";
-import { buttonClass, TextField } from "../../components/ui/form";
+import { buttonClass, NUMBER_INPUT_CLASS, TextField } from "../../components/ui/form";
 import { learningSettingsQuery } from "./api";
 import { LearningSettingsCard } from "./learning-settings";
 import { type PickedStudent, StudentPicker } from "./student-picker";
@@ -174,7 +174,7 @@ function WhatIf({
                     const value = event.target.value === "" ? field.min : Number(event.target.value);
                     onChange({ ...input, [field.key]: Math.max(field.min, value) });
                   }}
-                  className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base tabular-nums shadow-sm dark:border-slate-700 dark:bg-slate-950"
+                  className={NUMBER_INPUT_CLASS}
                 />
               </div>
             ))}

@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useId, useState } from "react";
 import type { LearningSettings } from "../../../shared/contracts/activity";
 import { DEFAULT_XP_RULES, type XpRules } from "../../../shared/xp-rules";
 import { Card } from "../../components/page-header";
-import { buttonClass } from "../../components/ui/form";
+import { buttonClass, NUMBER_INPUT_CLASS } from "../../components/ui/form";
 import { learningSettingsQuery, saveLearningSettings, xpKeys } from "./api";
 
 const RULE_FIELDS: { key: keyof XpRules; label: string; hint: string; step: number; max: number }[] = [
@@ -20,9 +20,6 @@ const RULE_FIELDS: { key: keyof XpRules; label: string; hint: string; step: numb
   { key: "retryPassing", label: "Retry, passing", hint: "× expected XP", step: 0.05, max: 5 },
   { key: "gamingPenaltyPerMinute", label: "Gaming penalty", hint: "XP taken per minute", step: 0.5, max: 10 },
 ];
-
-const NUMBER_CLASS =
-  "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base tabular-nums shadow-sm dark:border-slate-700 dark:bg-slate-950";
 
 type GoalRow = { id: number; subject: string; xp: string };
 let nextRowId = 0;
@@ -105,7 +102,7 @@ export function LearningSettingsCard() {
                       value={rules[field.key]}
                       aria-describedby={`${baseId}-${field.key}-hint`}
                       onChange={(event) => setRules({ ...rules, [field.key]: event.target.value })}
-                      className={NUMBER_CLASS}
+                      className={NUMBER_INPUT_CLASS}
                     />
                     <p
                       id={`${baseId}-${field.key}-hint`}
@@ -138,7 +135,7 @@ export function LearningSettingsCard() {
                             ),
                           )
                         }
-                        className={NUMBER_CLASS}
+                        className={NUMBER_INPUT_CLASS}
                       />
                     </div>
                     <div className="w-28">
@@ -160,7 +157,7 @@ export function LearningSettingsCard() {
                             ),
                           )
                         }
-                        className={NUMBER_CLASS}
+                        className={NUMBER_INPUT_CLASS}
                       />
                     </div>
                     <button

@@ -2,6 +2,15 @@
  * What a OneRoster bulk CSV set may hold: its files, their columns (1.1 and 1.2) and the
  * vocabularies of its enumerated fields.
  */
+import { GRADES } from "../../../../shared/contracts/courses";
+import {
+  CLASS_TYPES,
+  ENROLLMENT_ROLES,
+  ORG_TYPES,
+  SESSION_TYPES,
+  SEXES,
+  USER_ROLES,
+} from "../oneroster/vocabulary";
 
 /** The files Dash stores, in the order they are checked and applied: each refers only to earlier ones (or itself). */
 export const STORED_FILES = [
@@ -163,51 +172,15 @@ export const METADATA_PREFIX = "metadata.";
 export const VOCABULARY = {
   status: ["active", "tobedeleted"],
   fileMode: ["bulk", "delta", "absent"],
-  orgType: ["department", "district", "local", "national", "school", "state"],
-  sessionType: ["gradingPeriod", "semester", "schoolYear", "term"],
-  classType: ["homeroom", "scheduled"],
+  orgType: ORG_TYPES,
+  sessionType: SESSION_TYPES,
+  classType: CLASS_TYPES,
   roleType: ["primary", "secondary"],
-  enrollmentRole: ["administrator", "proctor", "student", "teacher"],
+  enrollmentRole: ENROLLMENT_ROLES,
   /** 1.1 and 1.2 user roles together: exports of both kinds are read alike. */
-  userRole: [
-    "administrator",
-    "aide",
-    "counselor",
-    "districtAdministrator",
-    "guardian",
-    "parent",
-    "principal",
-    "proctor",
-    "relative",
-    "siteAdministrator",
-    "student",
-    "systemAdministrator",
-    "teacher",
-  ],
-  sex: ["male", "female", "unspecified", "other"],
-  grade: [
-    "IT",
-    "PR",
-    "PK",
-    "TK",
-    "KG",
-    "01",
-    "02",
-    "03",
-    "04",
-    "05",
-    "06",
-    "07",
-    "08",
-    "09",
-    "10",
-    "11",
-    "12",
-    "13",
-    "PS",
-    "UG",
-    "Other",
-  ],
+  userRole: ["administrator", ...USER_ROLES],
+  sex: SEXES,
+  grade: GRADES,
 } as const satisfies Record<string, readonly string[]>;
 export type Vocabulary = keyof typeof VOCABULARY;
 
