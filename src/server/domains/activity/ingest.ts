@@ -1,9 +1,8 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { type ActivityFact, activityFactSchema, type IngestResult } from "../../../shared/contracts/activity";
 import { localDateOf } from "../../../shared/time-zone";
 import { computeXp } from "../../../shared/xp-rules";
 import { type Database, queryRows } from "../../db/client";
-import { activityEvents, dailyStudentMetrics, xpLedger } from "./schema";
 import { xpRulesOf } from "./settings";
 
 /** Events may arrive a little ahead of the server's clock, never from the future. */
@@ -24,12 +23,13 @@ interface Student {
 async function findStudents(db: Database, facts: ActivityFact[]) {
   const ids = [...new Set(facts.flatMap((fact) => (fact.studentId ? [fact.studentId] : [])))];
   const emails = [...new Set(facts.flatMap((fact) => (fact.email ? [fact.email.toLowerCase()] : [])))];
+  // Both lists travel as one JSON parameter each: a thousand separate parameters cost more to bind than to search.
   const rows = await queryRows<Student>(
     db,
     sql`select u.sourced_id as "sourcedId", lower(u.email) as email, u.timezone
         from users u
-        where (${ids.length ? sql`u.sourced_id in ${ids}` : sql`false`}
-               or ${emails.length ? sql`lower(u.email) in ${emails}` : sql`false`})
+        where (u.sourced_id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
+               or lower(u.email) in (select jsonb_array_elements_text(${JSON.stringify(emails)}::jsonb)))
           and u.status = 'active'
           and exists (select 1 from user_roles r where r.user_sourced_id = u.sourced_id and lower(r.role) = 'student')`,
   );
@@ -115,124 +115,111 @@ export async function ingestActivity(
   });
   if (rows.length === 0) return sortResult(result);
 
-  await db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(activityEvents)
-      .values(
-        rows.map((row) => ({
-          appId,
-          eventId: row.fact.eventId,
-          studentSourcedId: row.student.sourcedId,
-          occurredAt: row.occurredAt,
-          localDate: row.localDate,
-          subject: row.fact.subject,
-          activityId: row.fact.activityId,
-          activityName: row.fact.activityName,
-          expectedXp: row.fact.expectedXp ?? row.fact.xpEarned ?? null,
-          totalQuestions: row.fact.totalQuestions,
-          correctQuestions: row.fact.correctQuestions,
-          masteredUnits: row.fact.masteredUnits,
-          activeSeconds: row.fact.activeSeconds,
-          inactiveSeconds: row.fact.inactiveSeconds,
-          wasteSeconds: row.fact.wasteSeconds,
-          antiPatternSeconds: row.fact.antiPatternSeconds,
-          attempt: row.fact.attempt,
-          awardedXp: row.award.xp,
-          xpExplanation: row.award.explanation,
-          receivedAt: now,
-        })),
-      )
-      .onConflictDoNothing({ target: [activityEvents.appId, activityEvents.eventId] })
-      .returning({ id: activityEvents.id, eventId: activityEvents.eventId });
-
-    const storedIds = new Map(inserted.map((row) => [row.eventId, row.id]));
-    const stored = rows.filter((row) => {
-      if (storedIds.has(row.fact.eventId)) return true;
-      result.duplicates.push({ index: row.index, eventId: row.fact.eventId });
-      return false;
-    });
-    if (stored.length === 0) return;
-
-    await tx.insert(xpLedger).values(
-      stored.map((row) => ({
-        studentSourcedId: row.student.sourcedId,
-        amount: row.award.xp,
-        reason: `${row.fact.activityName ?? row.fact.subject}: ${row.award.explanation}`,
-        source: "activity" as const,
-        activityEventId: storedIds.get(row.fact.eventId),
-        localDate: row.localDate,
-        subject: row.fact.subject,
-        appId,
-        idempotencyKey: `activity:${appId}:${row.fact.eventId}`,
-        createdAt: now,
-      })),
-    );
-    await addToDailyMetrics(
-      tx as unknown as Database,
-      stored.map((row) => ({
-        studentSourcedId: row.student.sourcedId,
-        localDate: row.localDate,
-        subject: row.fact.subject,
-        appKey: appId,
-        xp: row.award.xp,
-        activeSeconds: row.fact.activeSeconds,
-        wasteSeconds: row.fact.wasteSeconds,
-        totalQuestions: row.fact.totalQuestions,
-        correctQuestions: row.fact.correctQuestions,
-        masteredUnits: row.fact.masteredUnits,
-        events: 1,
-        lastEventAt: row.occurredAt,
-      })),
-    );
-    for (const row of stored)
+  const stored = await storeEvents(db, appId, rows, now);
+  for (const row of rows) {
+    if (stored.has(row.fact.eventId))
       result.accepted.push({ index: row.index, eventId: row.fact.eventId, xp: row.award.xp });
-  });
+    else result.duplicates.push({ index: row.index, eventId: row.fact.eventId });
+  }
   return sortResult(result);
 }
 
-type MetricsDelta = typeof dailyStudentMetrics.$inferInsert & { lastEventAt: Date | null };
+interface ScoredEvent {
+  fact: ActivityFact;
+  student: Student;
+  award: { xp: number; explanation: string };
+  occurredAt: Date;
+  localDate: string;
+}
 
-/** Adds deltas to the daily totals: rows of the same day, subject and app are summed first. */
-export async function addToDailyMetrics(db: Database, deltas: MetricsDelta[]): Promise<void> {
-  const grouped = new Map<string, MetricsDelta>();
-  for (const delta of deltas) {
-    const key = `${delta.studentSourcedId}|${delta.localDate}|${delta.subject}|${delta.appKey}`;
-    const current = grouped.get(key);
-    if (!current) {
-      grouped.set(key, { ...delta });
-      continue;
-    }
-    current.xp = Math.round(((current.xp ?? 0) + (delta.xp ?? 0)) * 100) / 100;
-    current.activeSeconds = (current.activeSeconds ?? 0) + (delta.activeSeconds ?? 0);
-    current.wasteSeconds = (current.wasteSeconds ?? 0) + (delta.wasteSeconds ?? 0);
-    current.totalQuestions = (current.totalQuestions ?? 0) + (delta.totalQuestions ?? 0);
-    current.correctQuestions = (current.correctQuestions ?? 0) + (delta.correctQuestions ?? 0);
-    current.masteredUnits = (current.masteredUnits ?? 0) + (delta.masteredUnits ?? 0);
-    current.events = (current.events ?? 0) + (delta.events ?? 0);
-    if (delta.lastEventAt && (!current.lastEventAt || delta.lastEventAt > current.lastEventAt))
-      current.lastEventAt = delta.lastEventAt;
-  }
-  // Rows go in key order, so concurrent batches lock shared totals in the same order and never deadlock.
-  const ordered = [...grouped.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, row]) => row);
-  const m = dailyStudentMetrics;
-  await db
-    .insert(m)
-    .values(ordered)
-    .onConflictDoUpdate({
-      target: [m.studentSourcedId, m.localDate, m.subject, m.appKey],
-      set: {
-        xp: sql`${m.xp} + excluded.xp`,
-        activeSeconds: sql`${m.activeSeconds} + excluded.active_seconds`,
-        wasteSeconds: sql`${m.wasteSeconds} + excluded.waste_seconds`,
-        totalQuestions: sql`${m.totalQuestions} + excluded.total_questions`,
-        correctQuestions: sql`${m.correctQuestions} + excluded.correct_questions`,
-        masteredUnits: sql`${m.masteredUnits} + excluded.mastered_units`,
-        events: sql`${m.events} + excluded.events`,
-        lastEventAt: sql`greatest(${m.lastEventAt}, excluded.last_event_at)`,
-      },
-    });
+/**
+ * Writes the events, their ledger entries and the daily totals in one statement, so they land
+ * together or not at all. The batch travels as a single JSON parameter: binding thousands of
+ * parameters, and building the statement that holds them, would cost more than the writes.
+ * Answers the event ids that were new; the others were sent before.
+ */
+async function storeEvents(
+  db: Database,
+  appId: string,
+  rows: ScoredEvent[],
+  now: Date,
+): Promise<Set<string>> {
+  const batch = rows.map(({ fact, student, award, occurredAt, localDate }) => ({
+    event_id: fact.eventId,
+    student_sourced_id: student.sourcedId,
+    occurred_at: occurredAt.toISOString(),
+    local_date: localDate,
+    subject: fact.subject,
+    activity_id: fact.activityId ?? null,
+    activity_name: fact.activityName ?? null,
+    expected_xp: fact.expectedXp ?? fact.xpEarned ?? null,
+    total_questions: fact.totalQuestions,
+    correct_questions: fact.correctQuestions,
+    mastered_units: fact.masteredUnits,
+    active_seconds: fact.activeSeconds,
+    inactive_seconds: fact.inactiveSeconds,
+    waste_seconds: fact.wasteSeconds,
+    anti_pattern_seconds: fact.antiPatternSeconds,
+    attempt: fact.attempt,
+    awarded_xp: award.xp,
+    xp_explanation: award.explanation,
+    reason: `${fact.activityName ?? fact.subject}: ${award.explanation}`,
+  }));
+  const inserted = await queryRows<{ eventId: string }>(
+    db,
+    sql`with batch as (
+          select * from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as b(
+            event_id text, student_sourced_id text, occurred_at timestamptz, local_date date, subject text,
+            activity_id text, activity_name text, expected_xp numeric, total_questions int, correct_questions int,
+            mastered_units int, active_seconds int, inactive_seconds int, waste_seconds int, anti_pattern_seconds int,
+            attempt int, awarded_xp numeric, xp_explanation text, reason text)),
+        events as (
+          insert into activity_events (app_id, event_id, student_sourced_id, occurred_at, local_date, subject,
+            activity_id, activity_name, expected_xp, total_questions, correct_questions, mastered_units,
+            active_seconds, inactive_seconds, waste_seconds, anti_pattern_seconds, attempt, awarded_xp,
+            xp_explanation, received_at)
+          select ${appId}::uuid, event_id, student_sourced_id, occurred_at, local_date, subject, activity_id,
+            activity_name, expected_xp, total_questions, correct_questions, mastered_units, active_seconds,
+            inactive_seconds, waste_seconds, anti_pattern_seconds, attempt, awarded_xp, xp_explanation, ${now}::timestamptz
+          from batch
+          on conflict (app_id, event_id) do nothing
+          returning id, event_id, student_sourced_id, occurred_at, local_date, subject, awarded_xp, active_seconds,
+            waste_seconds, total_questions, correct_questions, mastered_units),
+        ledger as (
+          insert into xp_ledger (student_sourced_id, amount, reason, source, activity_event_id, local_date, subject,
+            app_id, idempotency_key, created_at)
+          select e.student_sourced_id, e.awarded_xp, b.reason, 'activity', e.id, e.local_date, e.subject,
+            ${appId}::uuid, 'activity:' || ${appId} || ':' || e.event_id, ${now}::timestamptz
+          from events e join batch b on b.event_id = e.event_id),
+        totals as (
+          ${upsertDailyTotals(sql`select student_sourced_id, local_date, subject, ${appId}, sum(awarded_xp),
+              sum(active_seconds), sum(waste_seconds), sum(total_questions), sum(correct_questions),
+              sum(mastered_units), count(*), max(occurred_at)
+            from events group by student_sourced_id, local_date, subject
+            order by student_sourced_id, local_date, subject`)})
+        select event_id as "eventId" from events`,
+  );
+  return new Set(inserted.map((row) => row.eventId));
+}
+
+/**
+ * Adds the rows of a query (student, day, subject, app key, XP, active and waste seconds, questions,
+ * correct answers, mastered units, events, last event) to the daily totals. Callers send rows in
+ * key order, so concurrent writers lock shared totals in the same order and never deadlock.
+ */
+export function upsertDailyTotals(rows: SQL): SQL {
+  return sql`insert into daily_student_metrics (student_sourced_id, local_date, subject, app_key, xp,
+      active_seconds, waste_seconds, total_questions, correct_questions, mastered_units, events, last_event_at)
+    ${rows}
+    on conflict (student_sourced_id, local_date, subject, app_key) do update set
+      xp = daily_student_metrics.xp + excluded.xp,
+      active_seconds = daily_student_metrics.active_seconds + excluded.active_seconds,
+      waste_seconds = daily_student_metrics.waste_seconds + excluded.waste_seconds,
+      total_questions = daily_student_metrics.total_questions + excluded.total_questions,
+      correct_questions = daily_student_metrics.correct_questions + excluded.correct_questions,
+      mastered_units = daily_student_metrics.mastered_units + excluded.mastered_units,
+      events = daily_student_metrics.events + excluded.events,
+      last_event_at = greatest(daily_student_metrics.last_event_at, excluded.last_event_at)`;
 }
 
 function sortResult(result: IngestResult): IngestResult {

@@ -6,7 +6,7 @@ import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { users } from "../rostering/schema";
-import { addToDailyMetrics } from "./ingest";
+import { upsertDailyTotals } from "./ingest";
 import { activityEvents, learningApps, xpLedger } from "./schema";
 
 export const MAX_HEATMAP_DAYS = 731;
@@ -68,16 +68,12 @@ export async function awardManualXpAs(db: Database, actorSourcedId: string, inpu
       .onConflictDoNothing({ target: xpLedger.idempotencyKey })
       .returning();
     if (created) {
-      await addToDailyMetrics(tx as unknown as Database, [
-        {
-          studentSourcedId: input.studentId,
-          localDate,
-          subject: input.subject,
-          appKey: "manual",
-          xp: input.amount,
-          lastEventAt: null,
-        },
-      ]);
+      await tx.execute(
+        upsertDailyTotals(
+          sql`values (${input.studentId}, ${localDate}::date, ${input.subject}, 'manual', ${input.amount}::numeric,
+            0, 0, 0, 0, 0, 0, null::timestamptz)`,
+        ),
+      );
       return { entry: created, isReplay: false };
     }
     const [existing] = await tx.select().from(xpLedger).where(eq(xpLedger.idempotencyKey, idempotencyKey));
