@@ -25,7 +25,7 @@ describe("streaks", () => {
       ["2026-11-19", met],
       ["2026-11-20", met],
     ]);
-    expect(streakOf({ today: "2026-11-23", goals, xpByDay, holidays: new Set() })).toBe(6);
+    expect(streakOf({ today: "2026-11-23", goals, xpByDay, holidays: new Set() }).days).toBe(6);
   });
 
   it("counts today once its goals are met, and yesterday's streak until then", () => {
@@ -33,9 +33,9 @@ describe("streaks", () => {
       ["2026-11-19", met],
       ["2026-11-20", met],
     ]);
-    expect(streakOf({ today: "2026-11-23", goals, xpByDay, holidays: new Set() })).toBe(2);
+    expect(streakOf({ today: "2026-11-23", goals, xpByDay, holidays: new Set() }).days).toBe(2);
     xpByDay.set("2026-11-23", met);
-    expect(streakOf({ today: "2026-11-23", goals, xpByDay, holidays: new Set() })).toBe(3);
+    expect(streakOf({ today: "2026-11-23", goals, xpByDay, holidays: new Set() }).days).toBe(3);
   });
 
   it("breaks on a school day with a goal missed, but not on a holiday", () => {
@@ -45,11 +45,21 @@ describe("streaks", () => {
       ["2026-11-18", met],
       ["2026-11-20", met],
     ]);
-    expect(streakOf({ today: "2026-11-20", goals, xpByDay, holidays: new Set() })).toBe(1);
-    expect(streakOf({ today: "2026-11-20", goals, xpByDay, holidays: new Set(["2026-11-19"]) })).toBe(2);
+    expect(streakOf({ today: "2026-11-20", goals, xpByDay, holidays: new Set() }).days).toBe(1);
+    expect(streakOf({ today: "2026-11-20", goals, xpByDay, holidays: new Set(["2026-11-19"]) }).days).toBe(2);
+  });
+
+  it("says when the run of complete days reaches the first day it may look at", () => {
+    const xpByDay = days([
+      ["2026-11-19", met],
+      ["2026-11-20", met],
+    ]);
+    const input = { today: "2026-11-20", goals, xpByDay, holidays: new Set<string>() };
+    expect(streakOf({ ...input, since: "2026-11-19" })).toEqual({ days: 2, reachesSince: true });
+    expect(streakOf({ ...input, since: "2026-11-16" })).toEqual({ days: 2, reachesSince: false });
   });
 
   it("is zero without activity", () => {
-    expect(streakOf({ today: "2026-11-20", goals, xpByDay: new Map(), holidays: new Set() })).toBe(0);
+    expect(streakOf({ today: "2026-11-20", goals, xpByDay: new Map(), holidays: new Set() }).days).toBe(0);
   });
 });

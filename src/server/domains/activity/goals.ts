@@ -38,28 +38,30 @@ export function completedSubjects(goals: SubjectGoals, xpBySubject: Record<strin
 
 /**
  * Consecutive school days (Monday to Friday, not holidays) with every goal met, counting back
- * from today. Today counts once its goals are met; until then the streak is yesterday's.
+ * from today. Today counts once its goals are met; until then the streak is yesterday's. It looks
+ * no further back than `since` (a year by default); `reachesSince` says the run of complete days
+ * went all the way there, so a look further back could find more.
  */
 export function streakOf(input: {
   today: string;
   goals: SubjectGoals;
   xpByDay: Map<string, Record<string, number>>;
   holidays: Set<string>;
-  /** How far back to look at most. */
-  maxDays?: number;
-}): number {
+  since?: string;
+}): { days: number; reachesSince: boolean } {
+  const since = input.since ?? addDays(input.today, -366);
   const isSchoolDay = (date: string) => isWeekday(date) && !input.holidays.has(date);
   const isComplete = (date: string) =>
     completedSubjects(input.goals, input.xpByDay.get(date) ?? {}).length === Object.keys(input.goals).length;
-  let streak = 0;
+  let days = 0;
   let date = input.today;
   if (!isComplete(date)) date = addDays(date, -1);
-  for (let step = 0; step < (input.maxDays ?? 366); step++, date = addDays(date, -1)) {
+  for (; date >= since; date = addDays(date, -1)) {
     if (!isSchoolDay(date)) continue;
-    if (!isComplete(date)) break;
-    streak++;
+    if (!isComplete(date)) return { days, reachesSince: false };
+    days++;
   }
-  return streak;
+  return { days, reachesSince: true };
 }
 
 /** Per student: holidays of the organisations they belong to and of those organisations' parents (a district's breaks). */

@@ -1,6 +1,9 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addDays, isWeekday } from "../../../shared/time-zone";
 import { DEMO_APP_KEY, demoId } from "../../seed/demo-accounts";
 import { createTestApp, type TestApp } from "../../test/harness";
+import { holidaysOfStudents } from "./goals";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -52,6 +55,32 @@ describe("a student's home", () => {
     expect((await get(`/api/students/${AVA}/home`, await t.signIn("guide@dash.demo"))).status).toBe(200);
     expect((await get(`/api/students/${LEO}/home`, await t.signIn("guide@dash.demo"))).status).toBe(403);
     expect((await get(`/api/students/${LEO}/home`, await t.signIn("student@dash.demo"))).status).toBe(403);
+  });
+});
+
+describe("streaks", () => {
+  it("counts a streak longer than the two weeks read first", async () => {
+    const parent = await t.signIn("parent@dash.demo");
+    // A goal no seeded day meets, then thirty days with every goal met.
+    await t.db.execute(
+      sql`insert into student_daily_goals (student_sourced_id, subject, daily_xp) values (${LEO}, 'Math', 900)
+        on conflict (student_sourced_id, subject) do update set daily_xp = 900`,
+    );
+    const before = (await get(`/api/students/${LEO}/home`, parent)).body.data.summary;
+    expect(before.streak).toBe(0);
+    const firstDay = addDays(before.today, -29);
+    for (const { subject } of before.subjects) {
+      await t.db.execute(sql`insert into daily_student_metrics (student_sourced_id, local_date, subject, app_key, xp)
+        select ${LEO}, d::date, ${subject}, 'streak-test', 1000
+        from generate_series(${firstDay}::date, ${before.today}::date, interval '1 day') d`);
+    }
+    const holidays = (await holidaysOfStudents(t.db, [LEO], firstDay, before.today)).get(LEO) ?? new Set();
+    let schoolDays = 0;
+    for (let date = firstDay; date <= before.today; date = addDays(date, 1))
+      if (isWeekday(date) && !holidays.has(date)) schoolDays++;
+    expect(schoolDays).toBeGreaterThan(14);
+    const after = (await get(`/api/students/${LEO}/home`, parent)).body.data.summary;
+    expect(after.streak).toBe(schoolDays);
   });
 });
 

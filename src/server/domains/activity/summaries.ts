@@ -4,27 +4,72 @@ import { addDays, localDateOf, weekStartOf } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
 import { completedSubjects, dailyGoalsOf, holidaysOfStudents, streakOf } from "./goals";
 
-/** How far back a streak is looked for: long enough for a term's streak, short enough to stay fast. */
+/** The first look back: this week, and a streak of up to two school weeks. */
+const RECENT_DAYS = 14;
+/** How far back a longer streak is looked for: long enough for a term's streak, short enough to stay fast. */
 const STREAK_WINDOW_DAYS = 90;
 
-/** One row per student: their XP per day and subject, as JSON (far fewer rows to carry than one per day and subject). */
-interface ActivityRow {
-  studentId: string;
-  days: Record<string, Record<string, number>>;
-  lastEventAt: Date | string | null;
+interface StudentActivity {
+  xpByDay: Map<string, Record<string, number>>;
+  lastEventAt: number;
 }
 
 /**
- * Today, this week and the streak of each student, every figure in the student's own timezone,
- * read from the daily totals in two queries whatever the number of students.
+ * XP per day and subject of each student from the daily totals, one row per student. The days,
+ * subjects and amounts come as three parallel arrays: the cheapest shape to hand over, from PGlite
+ * above all, and rows of several apps for the same subject are simply added up here.
  */
-export async function studentSummaries(
+async function activityOf(
   db: Database,
   studentIds: string[],
-  now: Date,
-): Promise<StudentSummary[]> {
-  if (studentIds.length === 0) return [];
-  const students = await queryRows<{
+  from: string,
+  to: string,
+): Promise<Map<string, StudentActivity>> {
+  const rows = await queryRows<{
+    studentId: string;
+    dayOffsets: number[];
+    subjects: string[];
+    xp: number[];
+    lastEventAt: Date | string | null;
+  }>(
+    db,
+    sql`select student_sourced_id as "studentId", array_agg(local_date - ${from}::date) as "dayOffsets",
+          array_agg(subject) as subjects, array_agg(xp::float8) as xp, max(last_event_at) as "lastEventAt"
+        from daily_student_metrics
+        where student_sourced_id in ${studentIds} and local_date between ${from} and ${to}
+        group by student_sourced_id`,
+  );
+  const dates = new Map<number, string>();
+  const dateAt = (offset: number) => {
+    let date = dates.get(offset);
+    if (!date) dates.set(offset, (date = addDays(from, offset)));
+    return date;
+  };
+  return new Map(
+    rows.map((row) => {
+      const xpByDay = new Map<string, Record<string, number>>();
+      row.dayOffsets.forEach((offset, index) => {
+        const date = dateAt(offset);
+        const subject = row.subjects[index] as string;
+        const day = xpByDay.get(date) ?? {};
+        day[subject] = Math.round(((day[subject] ?? 0) + (row.xp[index] as number)) * 100) / 100;
+        xpByDay.set(date, day);
+      });
+      return [
+        row.studentId,
+        { xpByDay, lastEventAt: row.lastEventAt ? new Date(row.lastEventAt).getTime() : 0 },
+      ];
+    }),
+  );
+}
+
+/**
+ * Today, this week and the streak of each student the condition on `u` (users) names, every
+ * figure in the student's own timezone, read from the daily totals. The last two weeks answer
+ * nearly everyone; only students whose streak goes back further are read again, further back.
+ */
+async function summariesWhere(db: Database, students: SQL, now: Date): Promise<StudentSummary[]> {
+  const people = await queryRows<{
     sourcedId: string;
     givenName: string;
     familyName: string;
@@ -32,53 +77,48 @@ export async function studentSummaries(
     grades: string[];
   }>(
     db,
-    sql`select sourced_id as "sourcedId", given_name as "givenName", family_name as "familyName", timezone, grades
-        from users where sourced_id in ${studentIds} order by family_name, given_name`,
+    sql`select u.sourced_id as "sourcedId", u.given_name as "givenName", u.family_name as "familyName", u.timezone, u.grades
+        from users u where ${students} order by u.family_name, u.given_name`,
   );
-  const todays = new Map(students.map((student) => [student.sourcedId, localDateOf(now, student.timezone)]));
-  const latest = [...todays.values()].sort().at(-1) as string;
-  const earliest = addDays([...todays.values()].sort()[0] as string, -STREAK_WINDOW_DAYS);
+  if (people.length === 0) return [];
+  const ids = people.map((student) => student.sourcedId);
+  const todays = new Map(people.map((student) => [student.sourcedId, localDateOf(now, student.timezone)]));
+  const sortedDays = [...todays.values()].sort();
+  const latest = sortedDays.at(-1) as string;
+  const earliest = sortedDays[0] as string;
+  const recentFrom = addDays(earliest, -RECENT_DAYS);
+  const streakFrom = addDays(earliest, -STREAK_WINDOW_DAYS);
 
-  const [rows, goals, holidays] = await Promise.all([
-    queryRows<ActivityRow>(
-      db,
-      sql`select student_id as "studentId", json_object_agg(date, subjects) as days, max(last_event_at) as "lastEventAt"
-          from (
-            select student_id, date, json_object_agg(subject, xp) as subjects, max(last_event_at) as last_event_at
-            from (
-              select student_sourced_id as student_id, to_char(local_date, 'YYYY-MM-DD') as date, subject,
-                round(sum(xp)::numeric, 2)::float8 as xp, max(last_event_at) as last_event_at
-              from daily_student_metrics
-              where student_sourced_id in ${studentIds} and local_date between ${earliest} and ${latest}
-              group by student_sourced_id, local_date, subject
-            ) per_subject
-            group by student_id, date
-          ) per_day
-          group by student_id`,
-    ),
-    dailyGoalsOf(db, studentIds),
-    holidaysOfStudents(db, studentIds, earliest, latest),
+  const [activity, goals, holidays] = await Promise.all([
+    activityOf(db, ids, recentFrom, latest),
+    dailyGoalsOf(db, ids),
+    holidaysOfStudents(db, ids, streakFrom, latest),
   ]);
+  const noActivity: StudentActivity = { xpByDay: new Map(), lastEventAt: 0 };
+  const streak = (studentId: string, since: string) =>
+    streakOf({
+      today: todays.get(studentId) as string,
+      goals: goals.get(studentId) ?? {},
+      xpByDay: (activity.get(studentId) ?? noActivity).xpByDay,
+      holidays: holidays.get(studentId) ?? new Set(),
+      since,
+    });
+  const streaks = new Map(ids.map((id) => [id, streak(id, recentFrom)]));
+  const longer = ids.filter((id) => streaks.get(id)?.reachesSince);
+  if (longer.length > 0) {
+    for (const [id, further] of await activityOf(db, longer, streakFrom, latest)) activity.set(id, further);
+    for (const id of longer) streaks.set(id, streak(id, streakFrom));
+  }
 
-  const byStudent = new Map(
-    rows.map((row) => [
-      row.studentId,
-      {
-        xpByDay: new Map(Object.entries(row.days)),
-        lastEventAt: row.lastEventAt ? new Date(row.lastEventAt).getTime() : 0,
-      },
-    ]),
-  );
-
-  return students.map((student) => {
+  return people.map((student) => {
     const today = todays.get(student.sourcedId) as string;
     const studentGoals = goals.get(student.sourcedId) ?? {};
-    const activity = byStudent.get(student.sourcedId) ?? { xpByDay: new Map(), lastEventAt: 0 };
-    const xpToday = activity.xpByDay.get(today) ?? {};
+    const { xpByDay, lastEventAt } = activity.get(student.sourcedId) ?? noActivity;
+    const xpToday = xpByDay.get(today) ?? {};
     const weekStart = weekStartOf(today);
     const week = Array.from({ length: 7 }, (_, offset) => {
       const date = addDays(weekStart, offset);
-      const xpBySubject = activity.xpByDay.get(date) ?? {};
+      const xpBySubject = xpByDay.get(date) ?? {};
       return {
         date,
         xp: sumValues(xpBySubject),
@@ -101,29 +141,25 @@ export async function studentSummaries(
       xpToday: sumValues(xpToday),
       xpThisWeek: Math.round(week.reduce((total, day) => total + day.xp, 0) * 100) / 100,
       week,
-      streak: streakOf({
-        today,
-        goals: studentGoals,
-        xpByDay: activity.xpByDay,
-        holidays: holidays.get(student.sourcedId) ?? new Set(),
-        maxDays: STREAK_WINDOW_DAYS,
-      }),
-      lastActivityAt: activity.lastEventAt ? new Date(activity.lastEventAt).toISOString() : null,
+      streak: streaks.get(student.sourcedId)?.days ?? 0,
+      lastActivityAt: lastEventAt ? new Date(lastEventAt).toISOString() : null,
     };
   });
 }
 
+/** Summaries of these students. */
+export async function studentSummaries(
+  db: Database,
+  studentIds: string[],
+  now: Date,
+): Promise<StudentSummary[]> {
+  if (studentIds.length === 0) return [];
+  return summariesWhere(db, sql`u.sourced_id in ${studentIds}`, now);
+}
+
 /** Summaries of the students a scope sub-query names (a Guide's students, a parent's children). */
 export async function summariesOf(db: Database, studentIdsQuery: SQL, now: Date): Promise<StudentSummary[]> {
-  const rows = await queryRows<{ id: string }>(
-    db,
-    sql`select distinct s.id from (${studentIdsQuery}) as s(id)`,
-  );
-  return studentSummaries(
-    db,
-    rows.map((row) => row.id),
-    now,
-  );
+  return summariesWhere(db, sql`u.sourced_id in (${studentIdsQuery})`, now);
 }
 
 function sumValues(values: Record<string, number>): number {
