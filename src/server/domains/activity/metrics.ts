@@ -130,6 +130,17 @@ export async function learningMetrics(
   };
 }
 
+/** The figures of the daily totals a metrics row adds up, in the order they are read. */
+const FIGURES = [
+  "xp",
+  "active_seconds",
+  "waste_seconds",
+  "total_questions",
+  "correct_questions",
+  "mastered_units",
+  "events",
+];
+
 /**
  * The daily totals of these students in the range, added up per period, student and subject (or
  * app). The database hands over the figures as one string of numbers and the names as two arrays
@@ -144,16 +155,23 @@ async function totals(
   endDate: string,
 ): Promise<LearningMetricsRow[]> {
   const byApp = query.groupBy === "app";
+  const group = byApp ? sql`m.app_key` : sql`m.subject`;
+  const inRange = sql`m.student_sourced_id in ${studentIds} and m.local_date between ${startDate}::date and ${endDate}::date`;
+  const figures = sql.raw(FIGURES.join(", "));
+  // A day's rows are few enough to pass on as they are; weeks and months are added up first.
+  const source =
+    query.view === "daily"
+      ? sql`select m.local_date as day, m.student_sourced_id as student_id, ${group} as grp, ${figures}
+          from daily_student_metrics m where ${inRange}`
+      : sql`select ${query.view === "weekly" ? sql`m.local_date - extract(dow from m.local_date)::int` : sql`date_trunc('month', m.local_date)::date`} as day,
+            m.student_sourced_id as student_id, ${group} as grp, ${sql.raw(FIGURES.map((name) => `sum(${name}) as ${name}`).join(", "))}
+          from daily_student_metrics m where ${inRange} group by 1, 2, 3`;
   const [[result], appNames] = await Promise.all([
     queryRows<{ figures: string | null; students: string[] | null; groups: string[] | null }>(
       db,
-      sql`select string_agg(concat_ws(' ', m.local_date - ${startDate}::date, m.xp, m.active_seconds,
-            m.waste_seconds, m.total_questions, m.correct_questions, m.mastered_units, m.events), ',') as figures,
-          array_agg(m.student_sourced_id) as students,
-          array_agg(${byApp ? sql`m.app_key` : sql`m.subject`}) as groups
-        from daily_student_metrics m
-        where m.student_sourced_id in ${studentIds}
-          and m.local_date between ${startDate}::date and ${endDate}::date`,
+      sql`select string_agg(concat_ws(' ', t.day - ${startDate}::date, ${sql.raw(FIGURES.map((name) => `t.${name}`).join(", "))}), ',') as figures,
+          array_agg(t.student_id) as students, array_agg(t.grp) as groups
+        from (${source}) t`,
     ),
     byApp
       ? queryRows<{ id: string; name: string }>(db, sql`select id::text as id, name from learning_apps`)
