@@ -1,8 +1,7 @@
-import { inArray, sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { addDays, isWeekday } from "../../../shared/time-zone";
-import { type Database, queryRows } from "../../db/client";
+import type { Database } from "../../db/client";
 import { getMeta } from "../../db/meta";
-import { studentDailyGoals } from "./schema";
 
 /** Daily XP goals per subject: the school's defaults, overridden per student. */
 export type SubjectGoals = Record<string, number>;
@@ -14,19 +13,23 @@ export async function schoolDailyGoals(db: Database): Promise<SubjectGoals> {
   return stored && typeof stored === "object" ? (stored as SubjectGoals) : FALLBACK_DAILY_GOALS;
 }
 
-export async function dailyGoalsOf(db: Database, studentIds: string[]): Promise<Map<string, SubjectGoals>> {
-  const defaults = await schoolDailyGoals(db);
-  const goals = new Map(studentIds.map((id) => [id, { ...defaults }]));
-  if (studentIds.length === 0) return goals;
-  const overrides = await db
-    .select()
-    .from(studentDailyGoals)
-    .where(inArray(studentDailyGoals.studentSourcedId, studentIds));
-  for (const row of overrides) {
-    const own = goals.get(row.studentSourcedId);
-    if (own) own[row.subject] = row.dailyXp;
-  }
+/** The school's goals with a student's own in their place; `own` pairs subjects with daily XP. */
+export function goalsWith(
+  defaults: SubjectGoals,
+  subjects: string[] | null,
+  dailyXp: number[] | null,
+): SubjectGoals {
+  const goals = { ...defaults };
+  subjects?.forEach((subject, index) => {
+    goals[subject] = dailyXp?.[index] as number;
+  });
   return goals;
+}
+
+/** A lateral sub-query: a student's own goals, as arrays `subjects` and `daily_xp`. */
+export function ownGoalsOf(student: SQL): SQL {
+  return sql`select array_agg(g.subject) as subjects, array_agg(g.daily_xp) as daily_xp
+    from student_daily_goals g where g.student_sourced_id = ${student}`;
 }
 
 /** Subjects whose goal the day's XP meets. */
@@ -64,26 +67,15 @@ export function streakOf(input: {
   return { days, reachesSince: true };
 }
 
-/** Per student: holidays of the organisations they belong to and of those organisations' parents (a district's breaks). */
-export async function holidaysOfStudents(
-  db: Database,
-  studentIds: string[],
-  from: string,
-  to: string,
-): Promise<Map<string, Set<string>>> {
-  const holidays = new Map(studentIds.map((id) => [id, new Set<string>()]));
-  if (studentIds.length === 0) return holidays;
-  const rows = await queryRows<{ studentId: string; date: string }>(
-    db,
-    sql`with student_orgs as (
-          select r.user_sourced_id as student_id, r.org_sourced_id as org_id from user_roles r
-            where r.user_sourced_id in ${studentIds}
-          union select r.user_sourced_id, o.parent_sourced_id from user_roles r join orgs o on o.sourced_id = r.org_sourced_id
-            where r.user_sourced_id in ${studentIds} and o.parent_sourced_id is not null)
-        select distinct s.student_id as "studentId", to_char(h.date, 'YYYY-MM-DD') as date
-        from student_orgs s join school_holidays h on h.org_sourced_id = s.org_id
-        where h.date between ${from} and ${to}`,
-  );
-  for (const row of rows) holidays.get(row.studentId)?.add(row.date);
-  return holidays;
+/**
+ * A lateral sub-query: a student's days without school between two dates, as `offsets` (days
+ * after `from`): the holidays of the organisations they belong to and of those organisations'
+ * parents (a district's breaks).
+ */
+export function holidaysOf(student: SQL, from: string, to: string): SQL {
+  return sql`select array_agg(distinct h.date - ${from}::date) as offsets from school_holidays h
+    where h.date between ${from}::date and ${to}::date and h.org_sourced_id in (
+      select r.org_sourced_id from user_roles r where r.user_sourced_id = ${student}
+      union select o.parent_sourced_id from user_roles r join orgs o on o.sourced_id = r.org_sourced_id
+        where r.user_sourced_id = ${student})`;
 }

@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { StudentSummary } from "../../../shared/contracts/activity";
 import { addDays, localDateOf, weekStartOf } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
-import { completedSubjects, dailyGoalsOf, holidaysOfStudents, streakOf } from "./goals";
+import { completedSubjects, goalsWith, holidaysOf, ownGoalsOf, schoolDailyGoals, streakOf } from "./goals";
 
 /** The first look back: this week, and a streak of up to two school weeks. */
 const RECENT_DAYS = 14;
@@ -14,115 +14,118 @@ interface StudentActivity {
   lastEventAt: number;
 }
 
+/** A student's daily totals between two dates, as the lateral sub-query `activityOf` hands them over. */
+interface ActivityColumns {
+  dayOffsets: number[] | null;
+  subjects: string[] | null;
+  xp: number[] | null;
+  lastEventAt: Date | string | null;
+}
+
 /**
- * XP per day and subject of each student from the daily totals, one row per student. The days,
- * subjects and amounts come as three parallel arrays: the cheapest shape to hand over, from PGlite
- * above all, and rows of several apps for the same subject are simply added up here.
+ * A lateral sub-query: a student's XP per day and subject between two dates, as three parallel
+ * arrays (days after `from`, subjects, XP): the cheapest shape to hand over, from PGlite above all.
  */
-async function activityOf(
-  db: Database,
-  studentIds: string[],
-  from: string,
-  to: string,
-): Promise<Map<string, StudentActivity>> {
-  const rows = await queryRows<{
-    studentId: string;
-    dayOffsets: number[];
-    subjects: string[];
-    xp: number[];
-    lastEventAt: Date | string | null;
-  }>(
-    db,
-    sql`select student_sourced_id as "studentId", array_agg(local_date - ${from}::date) as "dayOffsets",
-          array_agg(subject) as subjects, array_agg(xp::float8) as xp, max(last_event_at) as "lastEventAt"
-        from daily_student_metrics
-        where student_sourced_id in ${studentIds} and local_date between ${from} and ${to}
-        group by student_sourced_id`,
-  );
-  const dates = new Map<number, string>();
-  const dateAt = (offset: number) => {
-    let date = dates.get(offset);
-    if (!date) dates.set(offset, (date = addDays(from, offset)));
-    return date;
-  };
-  return new Map(
-    rows.map((row) => {
-      const xpByDay = new Map<string, Record<string, number>>();
-      row.dayOffsets.forEach((offset, index) => {
-        const date = dateAt(offset);
-        const subject = row.subjects[index] as string;
-        const day = xpByDay.get(date) ?? {};
-        day[subject] = Math.round(((day[subject] ?? 0) + (row.xp[index] as number)) * 100) / 100;
-        xpByDay.set(date, day);
-      });
-      return [
-        row.studentId,
-        { xpByDay, lastEventAt: row.lastEventAt ? new Date(row.lastEventAt).getTime() : 0 },
-      ];
-    }),
-  );
+function activityOf(student: SQL, from: string, to: string): SQL {
+  return sql`select array_agg(m.local_date - ${from}::date) as "dayOffsets", array_agg(m.subject) as subjects,
+      array_agg(m.xp::float8) as xp, max(m.last_event_at) as "lastEventAt"
+    from daily_student_metrics m
+    where m.student_sourced_id = ${student} and m.local_date between ${from}::date and ${to}::date`;
+}
+
+/** XP per day and subject; rows of several apps for the same subject are added up. */
+function readActivity(columns: ActivityColumns, from: string): StudentActivity {
+  const xpByDay = new Map<string, Record<string, number>>();
+  columns.dayOffsets?.forEach((offset, index) => {
+    const date = addDays(from, offset);
+    const subject = columns.subjects?.[index] as string;
+    const day = xpByDay.get(date) ?? {};
+    day[subject] = Math.round(((day[subject] ?? 0) + (columns.xp?.[index] as number)) * 100) / 100;
+    xpByDay.set(date, day);
+  });
+  return { xpByDay, lastEventAt: columns.lastEventAt ? new Date(columns.lastEventAt).getTime() : 0 };
 }
 
 /**
  * Today, this week and the streak of each student the condition on `u` (users) names, every
- * figure in the student's own timezone, read from the daily totals. The last two weeks answer
- * nearly everyone; only students whose streak goes back further are read again, further back.
+ * figure in the student's own timezone, read from the daily totals. One query brings the students
+ * with their last two weeks, their own goals and their holidays, which answers nearly everyone;
+ * only students whose streak goes back further are read again, further back.
  */
 async function summariesWhere(db: Database, students: SQL, now: Date): Promise<StudentSummary[]> {
-  const people = await queryRows<{
-    sourcedId: string;
-    givenName: string;
-    familyName: string;
-    timezone: string;
-    grades: string[];
-  }>(
-    db,
-    sql`select u.sourced_id as "sourcedId", u.given_name as "givenName", u.family_name as "familyName", u.timezone, u.grades
-        from users u where ${students} order by u.family_name, u.given_name`,
-  );
-  if (people.length === 0) return [];
-  const ids = people.map((student) => student.sourcedId);
-  const todays = new Map(people.map((student) => [student.sourcedId, localDateOf(now, student.timezone)]));
-  const sortedDays = [...todays.values()].sort();
-  const latest = sortedDays.at(-1) as string;
-  const earliest = sortedDays[0] as string;
-  const recentFrom = addDays(earliest, -RECENT_DAYS);
-  const streakFrom = addDays(earliest, -STREAK_WINDOW_DAYS);
-
-  const [activity, goals, holidays] = await Promise.all([
-    activityOf(db, ids, recentFrom, latest),
-    dailyGoalsOf(db, ids),
-    holidaysOfStudents(db, ids, streakFrom, latest),
+  // Whatever their timezone, every student's today is within a day of the UTC date.
+  const utcToday = now.toISOString().slice(0, 10);
+  const latest = addDays(utcToday, 1);
+  const recentFrom = addDays(utcToday, -1 - RECENT_DAYS);
+  const streakFrom = addDays(utcToday, -1 - STREAK_WINDOW_DAYS);
+  const [people, defaultGoals] = await Promise.all([
+    queryRows<
+      ActivityColumns & {
+        sourcedId: string;
+        givenName: string;
+        familyName: string;
+        timezone: string;
+        grades: string[];
+        goalSubjects: string[] | null;
+        goalXp: number[] | null;
+        holidayOffsets: number[] | null;
+      }
+    >(
+      db,
+      sql`select u.sourced_id as "sourcedId", u.given_name as "givenName", u.family_name as "familyName",
+            u.timezone, u.grades, a.*, g.subjects as "goalSubjects", g.daily_xp as "goalXp", h.offsets as "holidayOffsets"
+          from users u
+            left join lateral (${activityOf(sql`u.sourced_id`, recentFrom, latest)}) a on true
+            left join lateral (${ownGoalsOf(sql`u.sourced_id`)}) g on true
+            left join lateral (${holidaysOf(sql`u.sourced_id`, streakFrom, latest)}) h on true
+          where ${students}
+          order by u.family_name, u.given_name`,
+    ),
+    schoolDailyGoals(db),
   ]);
-  const noActivity: StudentActivity = { xpByDay: new Map(), lastEventAt: 0 };
-  const streak = (studentId: string, since: string) =>
-    streakOf({
-      today: todays.get(studentId) as string,
-      goals: goals.get(studentId) ?? {},
-      xpByDay: (activity.get(studentId) ?? noActivity).xpByDay,
-      holidays: holidays.get(studentId) ?? new Set(),
-      since,
-    });
-  const streaks = new Map(ids.map((id) => [id, streak(id, recentFrom)]));
-  const longer = ids.filter((id) => streaks.get(id)?.reachesSince);
+
+  const summaries = people.map((student) => {
+    const today = localDateOf(now, student.timezone);
+    const goals = goalsWith(defaultGoals, student.goalSubjects, student.goalXp);
+    const holidays = new Set(student.holidayOffsets?.map((offset) => addDays(streakFrom, offset)));
+    const activity = readActivity(student, recentFrom);
+    const streakSince = (since: string) =>
+      streakOf({ today, goals, xpByDay: activity.xpByDay, holidays, since });
+    return {
+      student,
+      today,
+      goals,
+      activity,
+      streak: streakSince(addDays(today, -RECENT_DAYS)),
+      streakSince,
+    };
+  });
+
+  const longer = summaries.filter((summary) => summary.streak.reachesSince);
   if (longer.length > 0) {
-    for (const [id, further] of await activityOf(db, longer, streakFrom, latest)) activity.set(id, further);
-    for (const id of longer) streaks.set(id, streak(id, streakFrom));
+    const further = await queryRows<ActivityColumns & { sourcedId: string }>(
+      db,
+      sql`select u.sourced_id as "sourcedId", a.* from users u
+            left join lateral (${activityOf(sql`u.sourced_id`, streakFrom, latest)}) a on true
+          where u.sourced_id in ${longer.map((summary) => summary.student.sourcedId)}`,
+    );
+    const byId = new Map(further.map((row) => [row.sourcedId, readActivity(row, streakFrom)]));
+    for (const summary of longer) {
+      summary.activity.xpByDay = byId.get(summary.student.sourcedId)?.xpByDay ?? new Map();
+      summary.streak = summary.streakSince(addDays(summary.today, -STREAK_WINDOW_DAYS));
+    }
   }
 
-  return people.map((student) => {
-    const today = todays.get(student.sourcedId) as string;
-    const studentGoals = goals.get(student.sourcedId) ?? {};
-    const { xpByDay, lastEventAt } = activity.get(student.sourcedId) ?? noActivity;
-    const xpToday = xpByDay.get(today) ?? {};
+  return summaries.map(({ student, today, goals, activity, streak }) => {
+    const xpToday = activity.xpByDay.get(today) ?? {};
     const weekStart = weekStartOf(today);
     const week = Array.from({ length: 7 }, (_, offset) => {
       const date = addDays(weekStart, offset);
-      const xpBySubject = xpByDay.get(date) ?? {};
+      const xpBySubject = activity.xpByDay.get(date) ?? {};
       return {
         date,
         xp: sumValues(xpBySubject),
-        allGoalsMet: completedSubjects(studentGoals, xpBySubject).length === Object.keys(studentGoals).length,
+        allGoalsMet: completedSubjects(goals, xpBySubject).length === Object.keys(goals).length,
       };
     });
     return {
@@ -132,7 +135,7 @@ async function summariesWhere(db: Database, students: SQL, now: Date): Promise<S
       grades: student.grades,
       timezone: student.timezone,
       today,
-      subjects: Object.entries(studentGoals).map(([subject, goal]) => ({
+      subjects: Object.entries(goals).map(([subject, goal]) => ({
         subject,
         xp: xpToday[subject] ?? 0,
         goal,
@@ -141,8 +144,8 @@ async function summariesWhere(db: Database, students: SQL, now: Date): Promise<S
       xpToday: sumValues(xpToday),
       xpThisWeek: Math.round(week.reduce((total, day) => total + day.xp, 0) * 100) / 100,
       week,
-      streak: streaks.get(student.sourcedId)?.days ?? 0,
-      lastActivityAt: lastEventAt ? new Date(lastEventAt).toISOString() : null,
+      streak: streak.days,
+      lastActivityAt: activity.lastEventAt ? new Date(activity.lastEventAt).toISOString() : null,
     };
   });
 }
