@@ -3,7 +3,18 @@
  * and stopped like in production, and an autocannon wrapper that reports p50/p95/p99.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -352,6 +363,34 @@ function cpuMeter(serverPgid: number | undefined): () => CpuShare | null {
       others: others / elapsed,
     };
   };
+}
+
+/** A figure for a report; a run too short to have one (NaN, or null once passed through JSON) shows as a dash. */
+export function figure(value: number | null | undefined, digits = 2): string {
+  return typeof value === "number" && Number.isFinite(value) ? value.toFixed(digits) : "–";
+}
+
+/**
+ * Reads every file under a folder once, so the operating system holds them in memory as it would
+ * for a server that has been running a while. Answers the seconds it took.
+ */
+export function warmFiles(folder: string): number {
+  const started = performance.now();
+  const buffer = Buffer.alloc(1 << 20);
+  const visit = (entry: string) => {
+    if (statSync(entry).isDirectory()) {
+      for (const child of readdirSync(entry)) visit(path.join(entry, child));
+      return;
+    }
+    const file = openSync(entry, "r");
+    try {
+      while (readSync(file, buffer, 0, buffer.length, null) > 0);
+    } finally {
+      closeSync(file);
+    }
+  };
+  visit(folder);
+  return (performance.now() - started) / 1000;
 }
 
 /** Nearest-rank percentile of sorted values. */
