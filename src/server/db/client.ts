@@ -117,6 +117,19 @@ async function openPostgres(connectionString: string, poolSize: number): Promise
   };
 }
 
+/**
+ * Runs raw SQL and returns its rows, handed over as one JSON array: for pages of hundreds of rows
+ * far cheaper than a row at a time, from PGlite above all. Rows keep the query's order; their
+ * values are what JSON holds (dates and instants should leave the query as text).
+ */
+export async function queryJsonRows<Row>(db: Database, query: SQL): Promise<Row[]> {
+  const [result] = await queryRows<{ rows: Row[] }>(
+    db,
+    sql`select coalesce(json_agg(q), '[]'::json) as rows from (${query}) q`,
+  );
+  return result?.rows ?? [];
+}
+
 /** Runs raw SQL and returns its rows; both drivers answer with `{ rows }`. */
 export async function queryRows<Row>(db: Database, query: SQL): Promise<Row[]> {
   const result = (await db.execute(query)) as { rows: Row[] };

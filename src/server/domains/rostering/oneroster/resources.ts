@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Database, queryRows } from "../../../db/client";
+import { type Database, queryJsonRows, queryRows } from "../../../db/client";
 import {
   comparison,
   containsPattern,
@@ -506,7 +506,7 @@ function groupBy<Row>(rows: Row[], key: (row: Row) => string): Map<string, Row[]
 async function attachRolesAndAgents(db: Database, rows: Record<string, unknown>[]) {
   const ids = sql.param(rows.map((row) => row.sourcedId as string));
   const [roles, agents] = await Promise.all([
-    queryRows<UserRoleRow>(
+    queryJsonRows<UserRoleRow>(
       db,
       sql`select r.user_sourced_id as "user", r.role, r.role_type as "roleType", r.org_sourced_id as org,
             o.type as "orgType", ${isoDate(sql`r.begin_date`)} as "beginDate", ${isoDate(sql`r.end_date`)} as "endDate"

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Database, queryRows } from "../../../db/client";
+import { type Database, queryJsonRows, queryRows } from "../../../db/client";
 import { containsPattern, FilterError, filterToSql } from "../filter";
 import { OneRosterError } from "./errors";
 import type { CollectionQuery } from "./query";
@@ -89,7 +89,7 @@ export async function listRecords(
         );
         return { total: row?.total ?? 0, parentExists: row?.parentExists ?? false };
       }),
-      queryRows<Record<string, unknown>>(
+      queryJsonRows<Record<string, unknown>>(
         db,
         sql`select ${resource.columns}
             from (select * from ${tableOf(resource)} where ${where} order by ${order}
