@@ -34,8 +34,16 @@ async function main() {
 
   const auth = createAuthService(database.db, authSettingsFromEnv(env));
   const app = createApp({ db: database.db, dbKind: database.kind, env, logger, auth, webRoot });
-  const sweep = setInterval(() => {
-    auth.sweepExpired().catch((error) => logger.warn("session sweep failed", { error: String(error) }));
+  const sweep = setInterval(async () => {
+    await auth.sweepExpired().catch((error) => logger.warn("session sweep failed", { error: String(error) }));
+    const maintenanceStarted = performance.now();
+    await database
+      .maintain()
+      .then((done) => {
+        if (done)
+          logger.info("database maintained", { ms: Math.round(performance.now() - maintenanceStarted) });
+      })
+      .catch((error) => logger.warn("database maintenance failed", { error: String(error) }));
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
 

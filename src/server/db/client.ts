@@ -20,6 +20,12 @@ export interface DatabaseHandle {
   kind: DatabaseKind;
   /** Applies pending migrations; safe to call from several processes on PostgreSQL. */
   migrate(): Promise<void>;
+  /**
+   * Reclaims space left by updates and refreshes the planner's statistics. PostgreSQL's
+   * autovacuum does this by itself; PGlite runs no background workers, so the server calls this
+   * now and then. Answers whether there was anything to do.
+   */
+  maintain(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -84,6 +90,10 @@ function wrapPglite(client: PGlite, unlock = () => {}): DatabaseHandle {
     db,
     kind: "pglite",
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    maintain: async () => {
+      await client.exec("vacuum (analyze)");
+      return true;
+    },
     close: async () => {
       await client.close();
       unlock();
@@ -103,6 +113,7 @@ async function openPostgres(connectionString: string, poolSize: number): Promise
   return {
     db,
     kind: "postgres",
+    maintain: async () => false,
     async migrate() {
       const client = await pool.connect();
       try {

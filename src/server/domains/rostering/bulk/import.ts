@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { ImportProgress, ImportReport } from "../../../../shared/contracts/roster-bulk";
 import type { Database } from "../../../db/client";
 import { applyRosterSet } from "./apply";
@@ -46,6 +47,9 @@ export async function importRosterSet(
         if (dryRun) throw new DryRunRollback();
       });
       applied = true;
+      // The planner should know the new roster at once: autovacuum takes a while to notice, and
+      // PGlite has none.
+      await db.execute(sql`analyze`);
     } catch (error) {
       if (!(error instanceof DryRunRollback)) throw error;
     }
