@@ -190,8 +190,10 @@ async function totals(
       " ",
     );
     let period = periods.get(offset as string);
-    if (!period)
-      periods.set(offset as string, (period = periodOf(query.view, addDays(startDate, Number(offset)))));
+    if (!period) {
+      period = periodOf(query.view, addDays(startDate, Number(offset)));
+      periods.set(offset as string, period);
+    }
     const studentId = result.students[index] as string;
     const group = result.groups[index] as string;
     const key = `${period}\u0000${studentId}\u0000${group}`;
