@@ -24,5 +24,11 @@ describe("local dates", () => {
     expect(addDays("2026-03-07", 1)).toBe("2026-03-08");
     expect(isWeekday("2026-11-20")).toBe(true);
     expect(isWeekday("2026-11-21")).toBe(false);
+    // Across years, leap days and long spans.
+    expect(addDays("2026-12-31", 1)).toBe("2027-01-01");
+    expect(addDays("2028-02-28", 1)).toBe("2028-02-29");
+    expect(addDays("2028-03-01", -1)).toBe("2028-02-29");
+    expect(addDays("2026-11-23", -400)).toBe("2025-10-19");
+    expect(weekStartOf("2027-01-02")).toBe("2026-12-27");
   });
 });

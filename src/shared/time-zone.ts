@@ -30,23 +30,48 @@ export function localDateOf(instant: Date, timeZone: string): string {
   return formatterFor(timeZone).format(instant);
 }
 
-/** The Sunday that starts the week of a `yyyy-MM-dd` date. */
-export function weekStartOf(isoDate: string): string {
-  const date = new Date(`${isoDate}T12:00:00Z`);
-  date.setUTCDate(date.getUTCDate() - date.getUTCDay());
-  return date.toISOString().slice(0, 10);
+/**
+ * Milliseconds of a `yyyy-MM-dd` date at midnight UTC, moved by a number of days. Built from the
+ * parts rather than parsed: calendars call this thousands of times per request.
+ */
+function utcMillis(isoDate: string, days = 0): number {
+  return Date.UTC(
+    Number(isoDate.slice(0, 4)),
+    Number(isoDate.slice(5, 7)) - 1,
+    Number(isoDate.slice(8, 10)) + days,
+  );
 }
 
-/** A `yyyy-MM-dd` date moved by a number of days (dates are normalised to noon, so no DST edge applies). */
+function isoDateOf(millis: number): string {
+  return new Date(millis).toISOString().slice(0, 10);
+}
+
+/** The Sunday that starts the week of a `yyyy-MM-dd` date. */
+export function weekStartOf(isoDate: string): string {
+  return addDays(isoDate, -new Date(utcMillis(isoDate)).getUTCDay());
+}
+
+/** A `yyyy-MM-dd` date moved by a number of days (calendar days: no DST edge applies). */
 export function addDays(isoDate: string, days: number): string {
-  const date = new Date(`${isoDate}T12:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
+  return isoDateOf(utcMillis(isoDate, days));
+}
+
+/** The date `offset` days after `first`, each worked out once: for reading many rows of the same days. */
+export function datesAfter(first: string): (offset: number) => string {
+  const dates = new Map<number, string>();
+  return (offset) => {
+    let date = dates.get(offset);
+    if (date === undefined) {
+      date = addDays(first, offset);
+      dates.set(offset, date);
+    }
+    return date;
+  };
 }
 
 /** Monday to Friday. */
 export function isWeekday(isoDate: string): boolean {
-  const day = new Date(`${isoDate}T12:00:00Z`).getUTCDay();
+  const day = new Date(utcMillis(isoDate)).getUTCDay();
   return day !== 0 && day !== 6;
 }
 

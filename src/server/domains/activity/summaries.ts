@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { StudentSummary } from "../../../shared/contracts/activity";
-import { addDays, localDateOf, weekStartOf } from "../../../shared/time-zone";
+import { addDays, datesAfter, localDateOf, weekStartOf } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
 import { completedSubjects, goalsWith, holidaysOf, ownGoalsOf, schoolDailyGoals, streakOf } from "./goals";
 
@@ -34,10 +34,10 @@ function activityOf(student: SQL, from: string, to: string): SQL {
 }
 
 /** XP per day and subject; rows of several apps for the same subject are added up. */
-function readActivity(columns: ActivityColumns, from: string): StudentActivity {
+function readActivity(columns: ActivityColumns, dateAt: (offset: number) => string): StudentActivity {
   const xpByDay = new Map<string, Record<string, number>>();
   columns.dayOffsets?.forEach((offset, index) => {
-    const date = addDays(from, offset);
+    const date = dateAt(offset);
     const subject = columns.subjects?.[index] as string;
     const day = xpByDay.get(date) ?? {};
     day[subject] = Math.round(((day[subject] ?? 0) + (columns.xp?.[index] as number)) * 100) / 100;
@@ -84,11 +84,12 @@ async function summariesWhere(db: Database, students: SQL, now: Date): Promise<S
     schoolDailyGoals(db),
   ]);
 
+  const recentDates = datesAfter(recentFrom);
   const summaries = people.map((student) => {
     const today = localDateOf(now, student.timezone);
     const goals = goalsWith(defaultGoals, student.goalSubjects, student.goalXp);
     const holidays = new Set(student.holidayOffsets?.map((offset) => addDays(streakFrom, offset)));
-    const activity = readActivity(student, recentFrom);
+    const activity = readActivity(student, recentDates);
     const streakSince = (since: string) =>
       streakOf({ today, goals, xpByDay: activity.xpByDay, holidays, since });
     return {
@@ -109,7 +110,8 @@ async function summariesWhere(db: Database, students: SQL, now: Date): Promise<S
             left join lateral (${activityOf(sql`u.sourced_id`, streakFrom, latest)}) a on true
           where u.sourced_id in ${longer.map((summary) => summary.student.sourcedId)}`,
     );
-    const byId = new Map(further.map((row) => [row.sourcedId, readActivity(row, streakFrom)]));
+    const streakDates = datesAfter(streakFrom);
+    const byId = new Map(further.map((row) => [row.sourcedId, readActivity(row, streakDates)]));
     for (const summary of longer) {
       summary.activity.xpByDay = byId.get(summary.student.sourcedId)?.xpByDay ?? new Map();
       summary.streak = summary.streakSince(addDays(summary.today, -STREAK_WINDOW_DAYS));
