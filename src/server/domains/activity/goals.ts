@@ -13,7 +13,7 @@ export async function schoolDailyGoals(db: Database): Promise<SubjectGoals> {
   return stored && typeof stored === "object" ? (stored as SubjectGoals) : FALLBACK_DAILY_GOALS;
 }
 
-/** The school's goals with a student's own in their place; `own` pairs subjects with daily XP. */
+/** The school's goals with a student's own in their place (parallel arrays of subjects and daily XP). */
 export function goalsWith(
   defaults: SubjectGoals,
   subjects: string[] | null,
@@ -39,6 +39,11 @@ export function completedSubjects(goals: SubjectGoals, xpBySubject: Record<strin
     .map(([subject]) => subject);
 }
 
+/** Whether the day's XP meets every goal. */
+export function allGoalsMet(goals: SubjectGoals, xpBySubject: Record<string, number>): boolean {
+  return completedSubjects(goals, xpBySubject).length === Object.keys(goals).length;
+}
+
 /**
  * Consecutive school days (Monday to Friday, not holidays) with every goal met, counting back
  * from today. Today counts once its goals are met; until then the streak is yesterday's. It looks
@@ -54,8 +59,7 @@ export function streakOf(input: {
 }): { days: number; reachesSince: boolean } {
   const since = input.since ?? addDays(input.today, -366);
   const isSchoolDay = (date: string) => isWeekday(date) && !input.holidays.has(date);
-  const isComplete = (date: string) =>
-    completedSubjects(input.goals, input.xpByDay.get(date) ?? {}).length === Object.keys(input.goals).length;
+  const isComplete = (date: string) => allGoalsMet(input.goals, input.xpByDay.get(date) ?? {});
   let days = 0;
   let date = input.today;
   if (!isComplete(date)) date = addDays(date, -1);

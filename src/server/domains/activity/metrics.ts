@@ -6,7 +6,7 @@ import {
   MAX_METRICS_DAYS,
   type MetricsView,
 } from "../../../shared/contracts/activity";
-import { addDays, daysBetween, localDateOf, weekStartOf } from "../../../shared/time-zone";
+import { addDays, datesAfter, daysBetween, localDateOf } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
@@ -39,10 +39,10 @@ function scopeOf(actor: Actor): SQL | null {
 }
 
 /** The first day of the period a day belongs to; weeks start on Sunday. */
-function periodOf(view: MetricsView, date: string): string {
-  if (view === "weekly") return weekStartOf(date);
-  if (view === "monthly") return `${date.slice(0, 7)}-01`;
-  return date;
+function bucketOf(view: MetricsView): SQL {
+  if (view === "weekly") return sql`m.local_date - extract(dow from m.local_date)::int`;
+  if (view === "monthly") return sql`date_trunc('month', m.local_date)::date`;
+  return sql`m.local_date`;
 }
 
 /** The period asked for, with the defaults (the last 30 days ending today) filled in. */
@@ -143,9 +143,10 @@ const FIGURES = [
 
 /**
  * The daily totals of these students in the range, added up per period, student and subject (or
- * app). The database hands over the figures as one string of numbers and the names as two arrays
- * in the same order: far cheaper to pass on than a row or a JSON object per total, from PGlite
- * above all. The periods and sums are worked out here.
+ * app). The database hands over the figures as one string of numbers, each total led by its
+ * period's first day (as days from startDate, which a week or month may start before), and the
+ * names as two arrays in the same order: far cheaper to pass on than a row or a JSON object per
+ * total, from PGlite above all. The sums are worked out here.
  */
 async function totals(
   db: Database,
@@ -163,7 +164,7 @@ async function totals(
     query.view === "daily"
       ? sql`select m.local_date as day, m.student_sourced_id as student_id, ${group} as grp, ${figures}
           from daily_student_metrics m where ${inRange}`
-      : sql`select ${query.view === "weekly" ? sql`m.local_date - extract(dow from m.local_date)::int` : sql`date_trunc('month', m.local_date)::date`} as day,
+      : sql`select ${bucketOf(query.view)} as day,
             m.student_sourced_id as student_id, ${group} as grp, ${sql.raw(FIGURES.map((name) => `sum(${name}) as ${name}`).join(", "))}
           from daily_student_metrics m where ${inRange} group by 1, 2, 3`;
   const [[result], appNames] = await Promise.all([
@@ -182,18 +183,14 @@ async function totals(
   const nameOf = (group: string) =>
     !byApp ? group : group === "manual" ? "Manual" : (names.get(group) ?? "Unknown app");
 
-  const periods = new Map<string, string>();
+  const periodAt = datesAfter(startDate);
   const sums = new Map<string, LearningMetricsRow>();
   const lines = result.figures.split(",");
   for (let index = 0; index < lines.length; index++) {
     const [offset, xp, active, waste, questions, correct, mastered, events] = (lines[index] as string).split(
       " ",
     );
-    let period = periods.get(offset as string);
-    if (!period) {
-      period = periodOf(query.view, addDays(startDate, Number(offset)));
-      periods.set(offset as string, period);
-    }
+    const period = periodAt(Number(offset));
     const studentId = result.students[index] as string;
     const group = result.groups[index] as string;
     const key = `${period}\u0000${studentId}\u0000${group}`;

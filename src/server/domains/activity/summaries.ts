@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { StudentSummary } from "../../../shared/contracts/activity";
 import { addDays, datesAfter, localDateOf, weekStartOf } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
-import { completedSubjects, goalsWith, holidaysOf, ownGoalsOf, schoolDailyGoals, streakOf } from "./goals";
+import { allGoalsMet, goalsWith, holidaysOf, ownGoalsOf, schoolDailyGoals, streakOf } from "./goals";
 
 /** The first look back: this week, and a streak of up to two school weeks. */
 const RECENT_DAYS = 14;
@@ -127,7 +127,7 @@ async function summariesWhere(db: Database, students: SQL, now: Date): Promise<S
       return {
         date,
         xp: sumValues(xpBySubject),
-        allGoalsMet: completedSubjects(goals, xpBySubject).length === Object.keys(goals).length,
+        allGoalsMet: allGoalsMet(goals, xpBySubject),
       };
     });
     return {
