@@ -37,13 +37,12 @@ async function main() {
   const sweep = setInterval(async () => {
     await auth.sweepExpired().catch((error) => logger.warn("session sweep failed", { error: String(error) }));
     const maintenanceStarted = performance.now();
-    await database
-      .maintain()
-      .then((done) => {
-        if (done)
-          logger.info("database maintained", { ms: Math.round(performance.now() - maintenanceStarted) });
-      })
-      .catch((error) => logger.warn("database maintenance failed", { error: String(error) }));
+    try {
+      if (await database.maintain())
+        logger.info("database maintained", { ms: Math.round(performance.now() - maintenanceStarted) });
+    } catch (error) {
+      logger.warn("database maintenance failed", { error: String(error) });
+    }
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
 
