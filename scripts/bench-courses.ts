@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../src/server/db/client";
 import {
+  figure,
   type LoadResult,
   measureLoad,
   runOnBothDatabases,
@@ -118,7 +119,7 @@ function report(results: SuiteResult[]) {
   ];
   for (const suite of results) {
     for (const { name, target, result: r, passed } of suite.measurements) {
-      const cells = [r.requestsPerSecond.toFixed(0), r.p50.toFixed(2), r.p95.toFixed(2), r.p99.toFixed(2)];
+      const cells = [figure(r.requestsPerSecond, 0), figure(r.p50), figure(r.p95), figure(r.p99)];
       lines.push(
         `| ${suite.db} | ${name} | ${cells.join(" | ")} | ${r.failures} | ${target} | ${passed ? "PASS" : "FAIL"} |`,
       );

@@ -372,9 +372,10 @@ export function figure(value: number | null | undefined, digits = 2): string {
 
 /**
  * Reads every file under a folder once, so the operating system holds them in memory as it would
- * for a server that has been running a while. Answers the seconds it took.
+ * for a server that has been running a while (this machine's memory reclaim empties the page cache
+ * within minutes), and says how long that took.
  */
-export function warmFiles(folder: string): number {
+export function warmFiles(folder: string, log: (message: string) => void): void {
   const started = performance.now();
   const buffer = Buffer.alloc(1 << 20);
   const visit = (entry: string) => {
@@ -390,7 +391,9 @@ export function warmFiles(folder: string): number {
     }
   };
   visit(folder);
-  return (performance.now() - started) / 1000;
+  log(
+    `read ${folder} once, as a running server has it in memory: ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 /** Nearest-rank percentile of sorted values. */

@@ -18,6 +18,7 @@ import { openDatabase, queryRows } from "../src/server/db/client";
 import { createApiClient } from "../src/server/domains/oauth/clients";
 import { ONEROSTER_BASE_PATH, ONEROSTER_SCOPES } from "../src/shared/contracts/api-clients";
 import {
+  figure,
   type LoadResult,
   measureLoad,
   runOnBothDatabases,
@@ -144,10 +145,7 @@ async function runSuite(
   log(`${db}: generating ${students} students and their teachers (reused when already there)…`);
   const generateSeconds = await generate(env, dataDir);
   const users = await countUsers(env, dataDir);
-  if (dataDir)
-    log(
-      `${db}: read the database files once, as a running server has them in memory: ${warmFiles(dataDir).toFixed(1)} s`,
-    );
+  if (dataDir) warmFiles(dataDir, log);
   const server = await startServer({ projectRoot, env: { ...env, SEED_DEMO: "false" }, timeoutMs: 180_000 });
   try {
     const token = await fetchToken(server.baseUrl);
@@ -184,7 +182,7 @@ function report(results: SuiteResult[]) {
     for (const { connections, result: r } of suite.runs) {
       const passed = r.failures === 0 && suite.deepPagesChecked && r.p95 < TARGET_P95_MS;
       lines.push(
-        `| ${suite.db} | ${suite.users} | ${connections} | ${r.requestsPerSecond.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.failures} | ${r.cpu?.server.toFixed(2) ?? "?"} | ${r.cpu?.others.toFixed(2) ?? "?"} | ${suite.deepPagesChecked ? "yes" : "NO"} | ${suite.generateSeconds === null ? "reused" : `${suite.generateSeconds.toFixed(1)} s`} | ${passed ? "PASS" : "FAIL"} |`,
+        `| ${suite.db} | ${suite.users} | ${connections} | ${figure(r.requestsPerSecond, 1)} | ${figure(r.p50, 1)} | ${figure(r.p95, 1)} | ${figure(r.p99, 1)} | ${r.failures} | ${r.cpu?.server.toFixed(2) ?? "?"} | ${r.cpu?.others.toFixed(2) ?? "?"} | ${suite.deepPagesChecked ? "yes" : "NO"} | ${suite.generateSeconds === null ? "reused" : `${suite.generateSeconds.toFixed(1)} s`} | ${passed ? "PASS" : "FAIL"} |`,
       );
     }
   }

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../src/server/db/client";
 import {
+  figure,
   type LoadResult,
   measureLoad,
   runOnBothDatabases,
@@ -145,7 +146,7 @@ function report(results: SuiteResult[]) {
     for (const { name, maxP95, result } of suite.measurements) {
       const passed = result.failures === 0 && result.p95 < maxP95;
       lines.push(
-        `| ${suite.db} | ${name} | ${result.requestsPerSecond.toFixed(0)} | ${result.p50.toFixed(2)} | ${result.p95.toFixed(2)} | ${result.p99.toFixed(2)} | ${result.failures} | p95 < ${maxP95} ms | ${passed ? "PASS" : "FAIL"} |`,
+        `| ${suite.db} | ${name} | ${figure(result.requestsPerSecond, 0)} | ${figure(result.p50)} | ${figure(result.p95)} | ${figure(result.p99)} | ${result.failures} | p95 < ${maxP95} ms | ${passed ? "PASS" : "FAIL"} |`,
       );
     }
   }
