@@ -16,7 +16,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../src/server/db/client";
+import { csvField } from "../src/server/domains/rostering/bulk/export";
 import { importRosterFrom } from "../src/server/domains/rostering/bulk/import";
+import { COLUMNS, fileNameOf, type StoredFile } from "../src/server/domains/rostering/bulk/spec";
 import type { ImportReport } from "../src/shared/contracts/roster-bulk";
 import { killAllChildren, startChild } from "./bench-lib";
 
@@ -41,20 +43,27 @@ const STAMP = "2025-08-01T08:00:00.000Z";
 
 const log = (message: string) => process.stderr.write(`[bench-roster-import] ${message}\n`);
 
+/** A CSV row by column name; the columns it leaves out are empty. */
+type CsvRow = Record<string, string>;
+
 /** A CSV file written a line at a time, waiting when the disk is behind. */
-async function writeCsv(file: string, header: string[], rows: Iterable<(string | number)[]>) {
+async function writeCsv(file: string, columns: readonly string[], rows: Iterable<CsvRow>) {
   const out = createWriteStream(file);
-  const line = (cells: (string | number)[]) => `${cells.join(",")}\n`;
-  out.write(line(header));
+  const line = (cells: string[]) => `${cells.map(csvField).join(",")}\n`;
+  out.write(line([...columns]));
   let count = 0;
   for (const row of rows) {
-    if (!out.write(line(row))) await once(out, "drain");
+    if (!out.write(line(columns.map((column) => row[column] ?? "")))) await once(out, "drain");
     count++;
   }
   out.end();
   await once(out, "finish");
   return count;
 }
+
+/** One file of the set, with the columns the import knows for it. */
+const writeRosterFile = (folder: string, file: StoredFile, rows: Iterable<CsvRow>) =>
+  writeCsv(path.join(folder, fileNameOf(file)), COLUMNS[file], rows);
 
 interface GeneratedSet {
   folder: string;
@@ -69,296 +78,175 @@ async function generateSet(folder: string, users: number): Promise<GeneratedSet>
   const students = users - teachers;
   const classes = Math.ceil((students * ENROLLMENTS_PER_STUDENT) / CLASS_SIZE);
   const school = (index: number) => `bench-school-${index % SCHOOLS}`;
+  const active = { status: "active", dateLastModified: STAMP };
+  const files: StoredFile[] = [
+    "orgs",
+    "academicSessions",
+    "courses",
+    "classes",
+    "users",
+    "roles",
+    "enrollments",
+  ];
   let rows = 0;
 
   rows += await writeCsv(
     path.join(folder, "manifest.csv"),
     ["propertyName", "value"],
     [
-      ["manifest.version", "1.0"],
-      ["oneroster.version", "1.2"],
-      ...["orgs", "academicSessions", "courses", "classes", "users", "roles", "enrollments"].map((file) => [
-        `file.${file}`,
-        "bulk",
-      ]),
-      ["file.demographics", "absent"],
+      { propertyName: "manifest.version", value: "1.0" },
+      { propertyName: "oneroster.version", value: "1.2" },
+      ...files.map((file) => ({ propertyName: `file.${file}`, value: "bulk" })),
+      { propertyName: "file.demographics", value: "absent" },
     ],
   );
-  rows += await writeCsv(
-    path.join(folder, "orgs.csv"),
-    ["sourcedId", "status", "dateLastModified", "name", "type", "identifier", "parentSourcedId"],
-    [
-      ["bench-district", "active", STAMP, "Benchmark District", "district", "BD", ""],
-      ...Array.from({ length: SCHOOLS }, (_, index) => [
-        school(index),
-        "active",
-        STAMP,
-        `Benchmark School ${index}`,
-        "school",
-        `BS${index}`,
-        "bench-district",
-      ]),
-    ],
-  );
-  rows += await writeCsv(
-    path.join(folder, "academicSessions.csv"),
-    [
-      "sourcedId",
-      "status",
-      "dateLastModified",
-      "title",
-      "type",
-      "startDate",
-      "endDate",
-      "parentSourcedId",
-      "schoolYear",
-    ],
-    [
-      ["bench-year", "active", STAMP, "2025-26", "schoolYear", "2025-08-18", "2026-06-12", "", "2026"],
-      ["bench-fall", "active", STAMP, "Fall", "term", "2025-08-18", "2025-12-19", "bench-year", "2026"],
-      ["bench-spring", "active", STAMP, "Spring", "term", "2026-01-05", "2026-06-12", "bench-year", "2026"],
-    ],
-  );
+  rows += await writeRosterFile(folder, "orgs", [
+    {
+      ...active,
+      sourcedId: "bench-district",
+      name: "Benchmark District",
+      type: "district",
+      identifier: "BD",
+    },
+    ...Array.from({ length: SCHOOLS }, (_, index) => ({
+      ...active,
+      sourcedId: school(index),
+      name: `Benchmark School ${index}`,
+      type: "school",
+      identifier: `BS${index}`,
+      parentSourcedId: "bench-district",
+    })),
+  ]);
+  const year = { ...active, schoolYear: "2026" };
+  rows += await writeRosterFile(folder, "academicSessions", [
+    {
+      ...year,
+      sourcedId: "bench-year",
+      title: "2025-26",
+      type: "schoolYear",
+      startDate: "2025-08-18",
+      endDate: "2026-06-12",
+    },
+    {
+      ...year,
+      sourcedId: "bench-fall",
+      title: "Fall",
+      type: "term",
+      startDate: "2025-08-18",
+      endDate: "2025-12-19",
+      parentSourcedId: "bench-year",
+    },
+    {
+      ...year,
+      sourcedId: "bench-spring",
+      title: "Spring",
+      type: "term",
+      startDate: "2026-01-05",
+      endDate: "2026-06-12",
+      parentSourcedId: "bench-year",
+    },
+  ]);
   const courseOf = (subject: string, grade: string) => `bench-course-${subject.toLowerCase()}-${grade}`;
-  rows += await writeCsv(
-    path.join(folder, "courses.csv"),
-    [
-      "sourcedId",
-      "status",
-      "dateLastModified",
-      "schoolYearSourcedId",
-      "title",
-      "courseCode",
-      "grades",
-      "orgSourcedId",
-      "subjects",
-    ],
+  rows += await writeRosterFile(
+    folder,
+    "courses",
     SUBJECTS.flatMap((subject) =>
-      GRADES.map((grade) => [
-        courseOf(subject, grade),
-        "active",
-        STAMP,
-        "bench-year",
-        `${subject} ${grade}`,
-        "",
-        grade,
-        "bench-district",
-        subject,
-      ]),
+      GRADES.map((grade) => ({
+        ...active,
+        sourcedId: courseOf(subject, grade),
+        schoolYearSourcedId: "bench-year",
+        title: `${subject} ${grade}`,
+        grades: grade,
+        orgSourcedId: "bench-district",
+        subjects: subject,
+      })),
     ),
   );
   // Class c: school c % SCHOOLS, subject and grade from c, teacher c % teachers.
   const classSubject = (c: number) => SUBJECTS[c % SUBJECTS.length] as string;
   const classGrade = (c: number) => GRADES[Math.floor(c / SUBJECTS.length) % GRADES.length] as string;
-  rows += await writeCsv(
-    path.join(folder, "classes.csv"),
-    [
-      "sourcedId",
-      "status",
-      "dateLastModified",
-      "title",
-      "grades",
-      "courseSourcedId",
-      "classCode",
-      "classType",
-      "location",
-      "schoolSourcedId",
-      "termSourcedIds",
-      "subjects",
-      "subjectCodes",
-      "periods",
-    ],
+  rows += await writeRosterFile(
+    folder,
+    "classes",
     (function* () {
       for (let c = 0; c < classes; c++) {
-        yield [
-          `bench-class-${c}`,
-          "active",
-          STAMP,
-          `${classSubject(c)} ${classGrade(c)} #${c}`,
-          classGrade(c),
-          courseOf(classSubject(c), classGrade(c)),
-          `C${c}`,
-          "scheduled",
-          `Room ${c % 40}`,
-          school(c),
-          '"bench-fall,bench-spring"',
-          classSubject(c),
-          "",
-          String((c % 6) + 1),
-        ];
+        yield {
+          ...active,
+          sourcedId: `bench-class-${c}`,
+          title: `${classSubject(c)} ${classGrade(c)} #${c}`,
+          grades: classGrade(c),
+          courseSourcedId: courseOf(classSubject(c), classGrade(c)),
+          classCode: `C${c}`,
+          classType: "scheduled",
+          location: `Room ${c % 40}`,
+          schoolSourcedId: school(c),
+          termSourcedIds: "bench-fall,bench-spring",
+          subjects: classSubject(c),
+          periods: String((c % 6) + 1),
+        };
       }
     })(),
   );
-  const userHeader = [
-    "sourcedId",
-    "status",
-    "dateLastModified",
-    "enabledUser",
-    "username",
-    "userIds",
-    "givenName",
-    "familyName",
-    "middleName",
-    "identifier",
-    "email",
-    "sms",
-    "phone",
-    "agentSourcedIds",
-    "grades",
-    "password",
-    "userMasterIdentifier",
-    "preferredGivenName",
-    "preferredMiddleName",
-    "preferredFamilyName",
-    "primaryOrgSourcedId",
-    "pronouns",
-  ];
-  rows += await writeCsv(
-    path.join(folder, "users.csv"),
-    userHeader,
+  const person = (id: string, role: "teacher" | "student", index: number, code: string) => ({
+    ...active,
+    sourcedId: id,
+    enabledUser: "true",
+    username: `${role}${index}`,
+    userIds: `{SIS:${code}}`,
+    givenName: role === "teacher" ? "Teacher" : "Student",
+    familyName: code,
+    identifier: code,
+    email: `${role}${index}@bench.school`,
+    primaryOrgSourcedId: school(index),
+  });
+  rows += await writeRosterFile(
+    folder,
+    "users",
     (function* () {
-      for (let t = 0; t < teachers; t++) {
-        yield [
-          `bench-teacher-${t}`,
-          "active",
-          STAMP,
-          "true",
-          `teacher${t}`,
-          `{SIS:T${t}}`,
-          "Teacher",
-          `T${t}`,
-          "",
-          `T${t}`,
-          `teacher${t}@bench.school`,
-          "",
-          "",
-          "",
-          "",
-          "",
-          "",
-          "",
-          "",
-          "",
-          school(t),
-          "",
-        ];
-      }
-      for (let s = 0; s < students; s++) {
-        yield [
-          `bench-student-${s}`,
-          "active",
-          STAMP,
-          "true",
-          `student${s}`,
-          `{SIS:S${s}}`,
-          "Student",
-          `S${s}`,
-          "",
-          `S${s}`,
-          `student${s}@bench.school`,
-          "",
-          "",
-          "",
-          GRADES[s % GRADES.length] as string,
-          "",
-          "",
-          "",
-          "",
-          "",
-          school(s),
-          "",
-        ];
-      }
-    })(),
-  );
-  rows += await writeCsv(
-    path.join(folder, "roles.csv"),
-    [
-      "sourcedId",
-      "status",
-      "dateLastModified",
-      "userSourcedId",
-      "roleType",
-      "role",
-      "beginDate",
-      "endDate",
-      "orgSourcedId",
-      "userProfileSourcedId",
-    ],
-    (function* () {
-      for (let t = 0; t < teachers; t++)
-        yield [
-          `bench-role-t${t}`,
-          "active",
-          STAMP,
-          `bench-teacher-${t}`,
-          "primary",
-          "teacher",
-          "",
-          "",
-          school(t),
-          "",
-        ];
+      for (let t = 0; t < teachers; t++) yield person(`bench-teacher-${t}`, "teacher", t, `T${t}`);
       for (let s = 0; s < students; s++)
-        yield [
-          `bench-role-s${s}`,
-          "active",
-          STAMP,
-          `bench-student-${s}`,
-          "primary",
-          "student",
-          "",
-          "",
-          school(s),
-          "",
-        ];
+        yield {
+          ...person(`bench-student-${s}`, "student", s, `S${s}`),
+          grades: GRADES[s % GRADES.length] as string,
+        };
     })(),
   );
-  const enrollments = await writeCsv(
-    path.join(folder, "enrollments.csv"),
-    [
-      "sourcedId",
-      "status",
-      "dateLastModified",
-      "classSourcedId",
-      "schoolSourcedId",
-      "userSourcedId",
-      "role",
-      "primary",
-      "beginDate",
-      "endDate",
-    ],
+  const role = (id: string, user: string, name: "teacher" | "student", index: number) => ({
+    ...active,
+    sourcedId: id,
+    userSourcedId: user,
+    roleType: "primary",
+    role: name,
+    orgSourcedId: school(index),
+  });
+  rows += await writeRosterFile(
+    folder,
+    "roles",
     (function* () {
-      for (let c = 0; c < classes; c++) {
-        yield [
-          `bench-enr-c${c}-t`,
-          "active",
-          STAMP,
-          `bench-class-${c}`,
-          school(c),
-          `bench-teacher-${c % teachers}`,
-          "teacher",
-          "true",
-          "2025-08-18",
-          "",
-        ];
-      }
+      for (let t = 0; t < teachers; t++) yield role(`bench-role-t${t}`, `bench-teacher-${t}`, "teacher", t);
+      for (let s = 0; s < students; s++) yield role(`bench-role-s${s}`, `bench-student-${s}`, "student", s);
+    })(),
+  );
+  const enrollment = (id: string, c: number, user: string, name: "teacher" | "student") => ({
+    ...active,
+    sourcedId: id,
+    classSourcedId: `bench-class-${c}`,
+    schoolSourcedId: school(c),
+    userSourcedId: user,
+    role: name,
+    primary: String(name === "teacher"),
+    beginDate: "2025-08-18",
+  });
+  const enrollments = await writeRosterFile(
+    folder,
+    "enrollments",
+    (function* () {
+      for (let c = 0; c < classes; c++)
+        yield enrollment(`bench-enr-c${c}-t`, c, `bench-teacher-${c % teachers}`, "teacher");
       // Seat n of the classes goes to student n / 4: each student sits in four consecutive classes.
       for (let seat = 0; seat < students * ENROLLMENTS_PER_STUDENT; seat++) {
         const s = Math.floor(seat / ENROLLMENTS_PER_STUDENT);
-        const c = seat % classes;
-        yield [
-          `bench-enr-${seat}`,
-          "active",
-          STAMP,
-          `bench-class-${c}`,
-          school(c),
-          `bench-student-${s}`,
-          "student",
-          "false",
-          "2025-08-18",
-          "",
-        ];
+        yield enrollment(`bench-enr-${seat}`, seat % classes, `bench-student-${s}`, "student");
       }
     })(),
   );
