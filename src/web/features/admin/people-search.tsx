@@ -6,13 +6,70 @@ import { SelectField, TextField } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
 import { gradeLabel } from "../../lib/format";
 import { fullName } from "../auth/auth-state";
-import { QueryError } from "../home/parts";
+import { QueryError, Section } from "../home/parts";
 import { USER_PAGE_SIZE, usersQuery } from "./api";
 
 /** The Dash roles a person holds, highest first, without repeats: "Guide, Student". */
 export function roleNames(user: Pick<ManagedUser, "roles">): string {
   const roles = [...new Set(user.roles.flatMap((entry) => (entry.role ? [entry.role] : [])))];
   return roles.map((role) => ROLE_DISPLAY_NAMES[role]).join(", ");
+}
+
+/**
+ * A search for people on one side and what the chosen one holds on the other: the roles and the
+ * relationships tabs. `pick` names both the button that chooses a person and the side that shows
+ * them ("Roles" of someone).
+ */
+export function PersonPicker({
+  title,
+  description,
+  searchLabel,
+  roleChoices,
+  pick,
+  emptyDescription,
+  emptyText,
+  details,
+}: {
+  title: string;
+  description: string;
+  searchLabel: string;
+  roleChoices: readonly { value: string; label: string }[];
+  pick: string;
+  /** What the other side says until someone is chosen. */
+  emptyDescription: string;
+  emptyText: ReactNode;
+  details: (userId: string) => ReactNode;
+}) {
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+      <Section title={title} description={description}>
+        <PeopleSearch
+          label={searchLabel}
+          roleChoices={roleChoices}
+          selectedId={selectedId}
+          action={(person) => (
+            <button
+              type="button"
+              onClick={() => setSelectedId(person.sourcedId)}
+              aria-label={`${pick} of ${fullName(person)}`}
+              aria-pressed={person.sourcedId === selectedId}
+              className={SMALL_BUTTON}
+            >
+              {pick}
+            </button>
+          )}
+        />
+      </Section>
+      {selectedId ? (
+        details(selectedId)
+      ) : (
+        <Section title={pick} description={emptyDescription}>
+          <p className="text-sm text-slate-600 dark:text-slate-300">{emptyText}</p>
+        </Section>
+      )}
+    </div>
+  );
 }
 
 /**

@@ -8,7 +8,7 @@ import { gradeLabel } from "../../lib/format";
 import { fullName } from "../auth/auth-state";
 import { Loading, QueryError, Section } from "../home/parts";
 import { linkAgent, relationshipsQuery, unlinkAgent } from "./api";
-import { DANGER_SMALL_BUTTON, PeopleSearch, SMALL_BUTTON } from "./people-search";
+import { DANGER_SMALL_BUTTON, PeopleSearch, PersonPicker, SMALL_BUTTON } from "./people-search";
 import { useRefreshRoster } from "./user-roles";
 
 const FIND_CHOICES = [
@@ -18,40 +18,17 @@ const FIND_CHOICES = [
 
 /** Find a student or a parent; see and change who is linked to whom. */
 export function RelationshipsPanel() {
-  const [selectedId, setSelectedId] = useState<string | null>(null);
   return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-      <Section
-        title="Find a student or a parent"
-        description="A student's parents and guardians, or a parent's or guardian's children."
-      >
-        <PeopleSearch
-          label="Search people"
-          roleChoices={FIND_CHOICES}
-          selectedId={selectedId}
-          action={(person) => (
-            <button
-              type="button"
-              onClick={() => setSelectedId(person.sourcedId)}
-              aria-label={`Links of ${fullName(person)}`}
-              aria-pressed={person.sourcedId === selectedId}
-              className={SMALL_BUTTON}
-            >
-              Links
-            </button>
-          )}
-        />
-      </Section>
-      {selectedId ? (
-        <PersonLinks userId={selectedId} />
-      ) : (
-        <Section title="Links" description="Choose a student or a parent on the left.">
-          <p className="text-sm text-slate-600 dark:text-slate-300">
-            Parents and guardians see their children's progress in Dash once they are linked.
-          </p>
-        </Section>
-      )}
-    </div>
+    <PersonPicker
+      title="Find a student or a parent"
+      description="A student's parents and guardians, or a parent's or guardian's children."
+      searchLabel="Search people"
+      roleChoices={FIND_CHOICES}
+      pick="Links"
+      emptyDescription="Choose a student or a parent on the left."
+      emptyText="Parents and guardians see their children's progress in Dash once they are linked."
+      details={(userId) => <PersonLinks userId={userId} />}
+    />
   );
 }
 

@@ -9,7 +9,7 @@ import { fullName } from "../auth/auth-state";
 import { Loading, QueryError, Section } from "../home/parts";
 import { addRole, makeRolePrimary, orgsQuery, removeRole, rosterKeys, userQuery } from "./api";
 import { orgTypeName } from "./organizations-page";
-import { ALL_ROLE_CHOICES, DANGER_SMALL_BUTTON, PeopleSearch, SMALL_BUTTON } from "./people-search";
+import { ALL_ROLE_CHOICES, DANGER_SMALL_BUTTON, PersonPicker, SMALL_BUTTON } from "./people-search";
 
 /** Every view of the roster, and the signed-in profile (an administrator may change their own roles). */
 export function useRefreshRoster() {
@@ -23,38 +23,17 @@ export function useRefreshRoster() {
 
 /** Find a person, see their roles at each organisation, add, remove or make one primary. */
 export function UserRolesPanel() {
-  const [selectedId, setSelectedId] = useState<string | null>(null);
   return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-      <Section title="Users" description="Find a person by name or email to see and change their roles.">
-        <PeopleSearch
-          label="Search users"
-          roleChoices={ALL_ROLE_CHOICES}
-          selectedId={selectedId}
-          action={(person) => (
-            <button
-              type="button"
-              onClick={() => setSelectedId(person.sourcedId)}
-              aria-label={`Roles of ${fullName(person)}`}
-              aria-pressed={person.sourcedId === selectedId}
-              className={SMALL_BUTTON}
-            >
-              Roles
-            </button>
-          )}
-        />
-      </Section>
-      {selectedId ? (
-        <UserRoles userId={selectedId} />
-      ) : (
-        <Section title="Roles" description="Choose someone on the left to see their roles.">
-          <p className="text-sm text-slate-600 dark:text-slate-300">
-            A person holds each role at an organization. One role is their primary one: their primary
-            organization follows it.
-          </p>
-        </Section>
-      )}
-    </div>
+    <PersonPicker
+      title="Users"
+      description="Find a person by name or email to see and change their roles."
+      searchLabel="Search users"
+      roleChoices={ALL_ROLE_CHOICES}
+      pick="Roles"
+      emptyDescription="Choose someone on the left to see their roles."
+      emptyText="A person holds each role at an organization. One role is their primary one: their primary organization follows it."
+      details={(userId) => <UserRoles userId={userId} />}
+    />
   );
 }
 
