@@ -1,19 +1,9 @@
-/**
- * Loopback benchmark of the course and enrollment lists on a large synthetic school, on PGlite
- * and on PostgreSQL (third part of `npm run bench`):
- *   tsx scripts/bench-courses.ts [--students 10000] [--duration 10] [--only pglite|postgres]
- * The school of gen:data has one course taught in every class (334 classes for 10,000 students),
- * the worst case for a course's counts. Targets: an administrator's course list, course page and
- * enrollment pages (first page, a search, a page deep in a name sort) p95 < 100 ms; a Guide's
- * enrollments p95 < 50 ms.
- */
-import { existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { openDatabase } from "../src/server/db/client";
 import {
   figure,
+  generateOnce,
   type LoadResult,
   measureLoad,
   runOnBothDatabases,
@@ -38,7 +28,6 @@ const students = Number(args.students);
 const load = { durationSeconds: Number(args.duration), warmupSeconds: Number(args.warmup) };
 // Activity does not matter to these lists: a few days keep the generation short.
 const DAYS = 5;
-const _WITH_POSTGRES_SKIPPED = 3;
 
 interface Measurement {
   name: string;
@@ -53,22 +42,12 @@ interface SuiteResult {
 
 const log = (message: string) => process.stderr.write(`[bench-courses] ${message}\n`);
 
-async function generate(env: NodeJS.ProcessEnv, dataDir: string | null): Promise<void> {
+const generate = (env: NodeJS.ProcessEnv, dataDir: string | null) => {
   const today = new Date().toISOString().slice(0, 10);
-  const marker = dataDir ? path.join(dataDir, `.generated-${students}-${today}`) : null;
-  if (marker && existsSync(marker)) return;
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  const database = await openDatabase(
-    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: dataDir as string },
-  );
-  try {
-    await database.migrate();
-    await generateSchool(database.db, { students, days: DAYS, today });
-  } finally {
-    await database.close();
-  }
-  if (marker) writeFileSync(marker, "");
-}
+  return generateOnce(env, dataDir, `.generated-${students}-${today}`, async (db) => {
+    await generateSchool(db, { students, days: DAYS, today });
+  });
+};
 
 async function runSuite(
   db: SuiteResult["db"],

@@ -1,21 +1,10 @@
-/**
- * Loopback benchmark of the learning-activity APIs on a large synthetic school, on PGlite and on
- * PostgreSQL (second part of `npm run bench`):
- *   tsx scripts/bench-learning.ts [--students 10000] [--days 180] [--duration 10] [--connections 1,4]
- *     [--only pglite|postgres]
- * Targets: heatmap of one student over a year p95 < 20 ms; learning metrics of a class of 30 over a
- * month p95 < 50 ms; a Guide's home with 30 students p95 < 50 ms; ingestion ≥ 5,000 events/s.
- * Each latency is measured with one connection (a request on its own) and with several at once
- * (requests that wait for each other: PGlite answers one query at a time).
- */
-import { existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { openDatabase } from "../src/server/db/client";
 import { addDays } from "../src/shared/time-zone";
 import {
   figure,
+  generateOnce,
   type LoadResult,
   measureLoad,
   runOnBothDatabases,
@@ -64,23 +53,11 @@ const log = (message: string) => process.stderr.write(`[bench-learning] ${messag
 const today = new Date().toISOString().slice(0, 10);
 const randomStudent = () => `gen-student-${1 + Math.floor(Math.random() * students)}`;
 
-async function generate(env: NodeJS.ProcessEnv, dataDir: string | null): Promise<number | null> {
-  const marker = dataDir ? path.join(dataDir, `.generated-${students}-${days}-${today}`) : null;
-  if (marker && existsSync(marker)) return null;
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  const database = await openDatabase(
-    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: dataDir as string },
-  );
-  const started = performance.now();
-  try {
-    await database.migrate();
-    await generateSchool(database.db, { students, days, today });
-  } finally {
-    await database.close();
-  }
-  if (marker) writeFileSync(marker, "");
-  return (performance.now() - started) / 1000;
-}
+/** The dataset, kept between runs of the same size on the same day (its last day is today). */
+const generate = (env: NodeJS.ProcessEnv, dataDir: string | null) =>
+  generateOnce(env, dataDir, `.generated-${students}-${days}-${today}`, async (db) => {
+    await generateSchool(db, { students, days, today });
+  });
 
 async function runSuite(
   db: SuiteResult["db"],

@@ -20,6 +20,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { type Database, openDatabase } from "../src/server/db/client";
 
 export const HOST = "127.0.0.1";
 
@@ -363,6 +364,34 @@ function cpuMeter(serverPgid: number | undefined): () => CpuShare | null {
       others: others / elapsed,
     };
   };
+}
+
+/**
+ * Fills a benchmark's database once. A PGlite folder is kept for the next run that names the same
+ * marker (its dataset); PostgreSQL is a new throwaway cluster every run. Answers the seconds the
+ * filling took, or null when the folder was reused.
+ */
+export async function generateOnce(
+  env: NodeJS.ProcessEnv,
+  dataDir: string | null,
+  marker: string,
+  fill: (db: Database) => Promise<void>,
+): Promise<number | null> {
+  const markerFile = dataDir ? path.join(dataDir, marker) : null;
+  if (markerFile && existsSync(markerFile)) return null;
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  const database = await openDatabase(
+    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: dataDir as string },
+  );
+  const started = performance.now();
+  try {
+    await database.migrate();
+    await fill(database.db);
+  } finally {
+    await database.close();
+  }
+  if (markerFile) writeFileSync(markerFile, "");
+  return (performance.now() - started) / 1000;
 }
 
 /** A figure for a report; a run too short to have one (NaN, or null once passed through JSON) shows as a dash. */

@@ -1,16 +1,9 @@
-/**
- * Loopback benchmark of the roster pages' APIs (organisations, people, onboarding lists) on a large
- * synthetic district, on PGlite and on PostgreSQL (third part of `npm run bench`):
- *   tsx scripts/bench-people.ts [--students 10000] [--duration 10] [--only pglite|postgres]
- * The district comes from gen:data (one day of activity: these APIs do not read it).
- */
-import { existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { openDatabase } from "../src/server/db/client";
 import {
   figure,
+  generateOnce,
   type LoadResult,
   measureLoad,
   runOnBothDatabases,
@@ -80,22 +73,10 @@ interface SuiteResult {
   measurements: Measurement[];
 }
 
-async function generate(env: NodeJS.ProcessEnv, dataDir: string | null) {
-  const today = new Date().toISOString().slice(0, 10);
-  const marker = dataDir ? path.join(dataDir, `.generated-${students}`) : null;
-  if (marker && existsSync(marker)) return;
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  const database = await openDatabase(
-    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: dataDir as string },
-  );
-  try {
-    await database.migrate();
-    await generateSchool(database.db, { students, days: 1, today });
-  } finally {
-    await database.close();
-  }
-  if (marker) writeFileSync(marker, "");
-}
+const generate = (env: NodeJS.ProcessEnv, dataDir: string | null) =>
+  generateOnce(env, dataDir, `.generated-${students}`, async (db) => {
+    await generateSchool(db, { students, days: 1, today: new Date().toISOString().slice(0, 10) });
+  });
 
 async function runSuite(
   db: SuiteResult["db"],
