@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import type { AppKey, LearningApp } from "../../../shared/contracts/learning-apps";
 import { Card } from "../../components/page-header";
-import { ConfirmDialog } from "../../components/ui/confirm-dialog";
+import { ConfirmDialog } from "../../components/ui/dialog";
 import { buttonClass, TextField } from "../../components/ui/form";
 import { SecretOnce } from "../../components/ui/secret-once";
 import { relativeTime } from "../../lib/format";
@@ -390,10 +390,9 @@ function AppKeys({ app }: { app: LearningApp }) {
             await revokeAppKey(app.id, revoking.id);
             await queryClient.invalidateQueries({ queryKey: credentialKeys.appKeys(app.id) });
           }}
+          message={`${app.name} can no longer report activity with this key. This cannot be undone.`}
           onClose={() => setRevoking(null)}
-        >
-          {app.name} can no longer report activity with this key. This cannot be undone.
-        </ConfirmDialog>
+        />
       )}
     </section>
   );

@@ -10,8 +10,8 @@ import {
   SCOPE_DESCRIPTIONS,
 } from "../../../shared/contracts/api-clients";
 import { Card } from "../../components/page-header";
-import { ConfirmDialog } from "../../components/ui/confirm-dialog";
 import { CopyableValue } from "../../components/ui/copy-button";
+import { ConfirmDialog } from "../../components/ui/dialog";
 import { buttonClass, TextField } from "../../components/ui/form";
 import { SecretOnce } from "../../components/ui/secret-once";
 import { relativeTime } from "../../lib/format";
@@ -231,11 +231,9 @@ function ClientList() {
             await revokeApiClient(revoking.id);
             await queryClient.invalidateQueries({ queryKey: credentialKeys.apiClients });
           }}
+          message="Its access tokens stop working at once and it cannot get new ones. This cannot be undone: to reconnect the system, create a new client."
           onClose={() => setRevoking(null)}
-        >
-          Its access tokens stop working at once and it cannot get new ones. This cannot be undone: to
-          reconnect the system, create a new client.
-        </ConfirmDialog>
+        />
       )}
     </Card>
   );
