@@ -1,11 +1,11 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link, useParams, useSearch } from "@tanstack/react-router";
 import { useDeferredValue, useState } from "react";
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { z } from "zod";
 import type { OrgDetail, OrgSummary } from "../../../shared/contracts/people";
 import { DASH_ROLES, type DashRole, ROLE_DISPLAY_NAMES } from "../../../shared/roles";
 import type { searchSchemas } from "../../../shared/routes";
+import { BarFigure } from "../../components/charts/bar-figure";
 import { PageHeader } from "../../components/page-header";
 import { buttonClass, SelectField, TextField } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
@@ -198,57 +198,17 @@ function Totals({ totals }: { totals: OrgSummary["totals"] }) {
 const gradeText = (grade: string) => (grade ? gradeLabel([grade]) : "No grade");
 
 function GradeChart({ grades }: { grades: OrgSummary["studentsPerGrade"] }) {
-  const data = grades.map((entry) => ({
-    label: entry.grade ? gradeLabel([entry.grade]).replace("Grade ", "") : "—",
-    name: gradeText(entry.grade),
-    students: entry.students,
-  }));
-  const summary = grades.map((entry) => `${gradeText(entry.grade)}: ${entry.students}`).join("; ");
   return (
-    <figure>
-      <div
-        role="img"
-        aria-label={`Bar chart of students per grade. ${summary}.`}
-        className="h-64 text-slate-600 dark:text-slate-300"
-      >
-        <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
-            <CartesianGrid vertical={false} stroke="currentColor" strokeOpacity={0.2} />
-            <XAxis
-              dataKey="label"
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              tickLine={false}
-              axisLine={{ stroke: "currentColor", strokeOpacity: 0.4 }}
-              interval={0}
-            />
-            <YAxis
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              tickLine={false}
-              axisLine={false}
-              allowDecimals={false}
-              width={48}
-            />
-            <Tooltip
-              cursor={{ fill: "currentColor", fillOpacity: 0.08 }}
-              formatter={(value) => [String(value), "Students"]}
-              labelFormatter={(_, payload) => payload?.[0]?.payload?.name ?? ""}
-              contentStyle={{ borderRadius: 8, fontSize: 13, color: "#0f172a" }}
-            />
-            <Bar
-              dataKey="students"
-              name="Students"
-              fill="#2563eb"
-              radius={[6, 6, 0, 0]}
-              maxBarSize={56}
-              isAnimationActive={false}
-            />
-          </BarChart>
-        </ResponsiveContainer>
-      </div>
-      <figcaption className="mt-2 text-xs text-slate-600 dark:text-slate-300">
-        K is kindergarten; the table lists the same numbers.
-      </figcaption>
-    </figure>
+    <BarFigure
+      bars={grades.map((entry) => ({
+        label: entry.grade ? gradeLabel([entry.grade]).replace("Grade ", "") : "—",
+        name: gradeText(entry.grade),
+        value: entry.students,
+      }))}
+      description="Bar chart of students per grade"
+      valueLabel="Students"
+      caption="K is kindergarten; the table lists the same numbers."
+    />
   );
 }
 

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { BarFigure } from "../../components/charts/bar-figure";
 import { formatXp } from "../../lib/format";
 import { schoolsSummaryQuery } from "./api";
 import { EmptyState, HomeHero, Loading, QueryError, Section } from "./parts";
@@ -136,51 +136,21 @@ function SchoolsTable({ schools }: { schools: SchoolTotals[] }) {
 }
 
 function SchoolsChart({ schools }: { schools: SchoolTotals[] }) {
-  const data = schools.map((school) => ({
-    name: school.name.replace(/ School$/, ""),
-    fullName: school.name,
-    xp: school.xpThisWeek,
-  }));
-  const summary = schools.map((school) => `${school.name}: ${formatXp(school.xpThisWeek)} XP`).join("; ");
   const isEmpty = schools.every((school) => school.xpThisWeek === 0);
   return (
-    <figure>
-      <div
-        role="img"
-        aria-label={`Bar chart of XP this week per school. ${summary}.`}
-        className="h-60 text-slate-600 dark:text-slate-300"
-      >
-        <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -8 }}>
-            <CartesianGrid vertical={false} stroke="currentColor" strokeOpacity={0.2} />
-            <XAxis
-              dataKey="name"
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              tickLine={false}
-              axisLine={{ stroke: "currentColor", strokeOpacity: 0.4 }}
-              interval={0}
-            />
-            <YAxis
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              tickLine={false}
-              axisLine={false}
-              allowDecimals={false}
-              domain={[0, (dataMax: number) => Math.max(dataMax, 100)]}
-              width={48}
-            />
-            <Tooltip
-              cursor={{ fill: "currentColor", fillOpacity: 0.08 }}
-              formatter={(value) => [`${formatXp(Number(value))} XP`, "This week"]}
-              labelFormatter={(_, payload) => payload?.[0]?.payload?.fullName ?? ""}
-              contentStyle={{ borderRadius: 8, fontSize: 13, color: "#0f172a" }}
-            />
-            <Bar dataKey="xp" name="XP this week" fill="#2563eb" radius={[6, 6, 0, 0]} maxBarSize={64} />
-          </BarChart>
-        </ResponsiveContainer>
-      </div>
-      <figcaption className="mt-2 text-xs text-slate-600 dark:text-slate-300">
-        {isEmpty ? "No XP reported this week yet." : "XP earned since Sunday, each student's week their own."}
-      </figcaption>
-    </figure>
+    <BarFigure
+      bars={schools.map((school) => ({
+        label: school.name.replace(/ School$/, ""),
+        name: school.name,
+        value: school.xpThisWeek,
+      }))}
+      description="Bar chart of XP this week per school"
+      valueLabel="This week"
+      formatValue={(xp) => `${formatXp(xp)} XP`}
+      minimumTop={100}
+      caption={
+        isEmpty ? "No XP reported this week yet." : "XP earned since Sunday, each student's week their own."
+      }
+    />
   );
 }
