@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
-import yazl from "yazl";
+import { STORED_FILES } from "../src/server/domains/rostering/bulk/spec";
+import { filesOf, fixture, zipOf } from "../src/server/domains/rostering/bulk/test-support";
 import { DESKTOP, PHONE, signInAs } from "./helpers";
 
 /**
@@ -10,46 +10,15 @@ import { DESKTOP, PHONE, signInAs } from "./helpers";
  */
 
 const SCREENS = "test-results/screens";
-const FIXTURES = "src/server/domains/rostering/bulk/fixtures";
-const ROSTER_FILES = [
-  "orgs",
-  "academicSessions",
-  "courses",
-  "classes",
-  "users",
-  "roles",
-  "demographics",
-  "enrollments",
-];
-
-function zipOf(files: Record<string, string>): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, content] of Object.entries(files)) zip.addBuffer(Buffer.from(content), name);
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    zip.outputStream.on("data", (chunk: Buffer) => chunks.push(chunk));
-    zip.outputStream.on("end", () => resolve(Buffer.concat(chunks)));
-    zip.outputStream.on("error", reject);
-  });
-}
-
-function filesOf(folder: string): Record<string, string> {
-  const directory = path.join(FIXTURES, folder);
-  return Object.fromEntries(
-    readdirSync(directory).map((name) => [name, readFileSync(path.join(directory, name), "utf8")]),
-  );
-}
-
 /** The project's school set as a delta: it adds a school to the demo district and removes nobody. */
-function schoolAsDelta(): Promise<Buffer> {
+async function schoolAsDelta(): Promise<Buffer> {
   const manifest = [
     "propertyName,value",
     "manifest.version,1.0",
     "oneroster.version,1.2",
-    ...ROSTER_FILES.map((file) => `file.${file},delta`),
+    ...STORED_FILES.map((file) => `file.${file},delta`),
   ].join("\n");
-  return zipOf({ ...filesOf("school-v1p2"), "manifest.csv": manifest });
+  return zipOf({ ...(await filesOf(fixture("school-v1p2"))), "manifest.csv": manifest });
 }
 
 async function chooseZip(page: Page, name: string, buffer: Buffer) {
@@ -131,7 +100,7 @@ test("the upload and the processing show their progress", async ({ page }) => {
 
 test("a set with errors shows each error with its place, and the list downloads as CSV", async ({ page }) => {
   await signInAs(page, "admin@dash.demo", "/app/admin/roster-sync");
-  await chooseZip(page, "broken.zip", await zipOf(filesOf("with-errors")));
+  await chooseZip(page, "broken.zip", await zipOf(await filesOf(fixture("with-errors"))));
   await page.getByRole("button", { name: "Import" }).click();
   // The 15 errors of the set, and a 16th: its bulk users.csv would remove the administrator.
   await expect(page.getByRole("status")).toHaveText(/Nothing was imported: the set has 16 errors\./);

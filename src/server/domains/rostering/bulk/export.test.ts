@@ -9,6 +9,7 @@ import { createTestApp, openEmptyTestDatabase, type TestApp } from "../../../tes
 import { exportRosterZip } from "./export";
 import { importRosterFrom } from "./import";
 import { openRosterSource } from "./source";
+import { STORED_FILES } from "./spec";
 import { fixture, removeTemporaryFolders, rosterSnapshot, writeSet } from "./test-support";
 
 let source: TestApp;
@@ -32,16 +33,7 @@ afterAll(async () => {
 
 async function withDeltaManifest() {
   const files: Record<string, string> = {};
-  for (const name of [
-    "orgs",
-    "academicSessions",
-    "courses",
-    "classes",
-    "users",
-    "roles",
-    "demographics",
-    "enrollments",
-  ]) {
+  for (const name of STORED_FILES) {
     files[`${name}.csv`] = await readFile(path.join(fixture("school-v1p2"), `${name}.csv`), "utf8");
   }
   const modes = Object.keys(files).map((name) => `file.${name.replace(".csv", "")},delta`);
