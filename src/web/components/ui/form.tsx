@@ -24,6 +24,36 @@ export function TextField({
 export const NUMBER_INPUT_CLASS =
   "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base tabular-nums shadow-sm dark:border-slate-700 dark:bg-slate-950";
 
+/** A labelled number input, with a hint under it that screen readers read with the field. */
+export function NumberField({
+  label,
+  hint,
+  className = "",
+  ...input
+}: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <input
+        id={id}
+        type="number"
+        inputMode="decimal"
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        className={NUMBER_INPUT_CLASS}
+        {...input}
+      />
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
 const BUTTON_CLASSES = {
   primary: "bg-brand-600 text-white shadow-sm hover:bg-brand-700 border border-brand-600",
   secondary:

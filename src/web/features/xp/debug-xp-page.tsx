@@ -1,9 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import type { XpDayEvent } from "../../../shared/contracts/activity";
 import { computeXp, DEFAULT_XP_RULES, type XpInput, type XpRules } from "../../../shared/xp-rules";
 import { Card, PageHeader } from "../../components/page-header";
-import { buttonClass, NUMBER_INPUT_CLASS, TextField } from "../../components/ui/form";
+import { buttonClass, NumberField, TextField } from "../../components/ui/form";
 import { learningSettingsQuery } from "./api";
 import { LearningSettingsCard } from "./learning-settings";
 import { type PickedStudent, StudentPicker } from "./student-picker";
@@ -141,7 +141,6 @@ function WhatIf({
   from: string | null;
   onChange: (input: XpInput) => void;
 }) {
-  const baseId = useId();
   const award = computeXp(input, rules);
   const problem =
     input.correctQuestions > input.totalQuestions ? "Correct answers cannot exceed the questions." : null;
@@ -159,24 +158,17 @@ function WhatIf({
           </p>
           <div className="mt-4 grid grid-cols-2 gap-3">
             {FIELDS.map((field) => (
-              <div key={field.key}>
-                <label htmlFor={`${baseId}-${field.key}`} className="text-sm font-medium">
-                  {field.label}
-                </label>
-                <input
-                  id={`${baseId}-${field.key}`}
-                  type="number"
-                  inputMode="decimal"
-                  min={field.min}
-                  step={field.step}
-                  value={Number.isNaN(input[field.key]) ? "" : input[field.key]}
-                  onChange={(event) => {
-                    const value = event.target.value === "" ? field.min : Number(event.target.value);
-                    onChange({ ...input, [field.key]: Math.max(field.min, value) });
-                  }}
-                  className={NUMBER_INPUT_CLASS}
-                />
-              </div>
+              <NumberField
+                key={field.key}
+                label={field.label}
+                min={field.min}
+                step={field.step}
+                value={Number.isNaN(input[field.key]) ? "" : input[field.key]}
+                onChange={(event) => {
+                  const value = event.target.value === "" ? field.min : Number(event.target.value);
+                  onChange({ ...input, [field.key]: Math.max(field.min, value) });
+                }}
+              />
             ))}
           </div>
           <div aria-live="polite" className="mt-5 rounded-xl bg-slate-100 p-4 dark:bg-slate-800">

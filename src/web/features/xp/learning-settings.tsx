@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useId, useState } from "react";
 import type { LearningSettings } from "../../../shared/contracts/activity";
 import { DEFAULT_XP_RULES, type XpRules } from "../../../shared/xp-rules";
 import { Card } from "../../components/page-header";
-import { buttonClass, NUMBER_INPUT_CLASS } from "../../components/ui/form";
+import { buttonClass, NUMBER_INPUT_CLASS, NumberField } from "../../components/ui/form";
 import { learningSettingsQuery, saveLearningSettings, xpKeys } from "./api";
 
 const RULE_FIELDS: { key: keyof XpRules; label: string; hint: string; step: number; max: number }[] = [
@@ -87,30 +87,17 @@ export function LearningSettingsCard() {
               <legend className="text-sm font-semibold">XP rules</legend>
               <div className="mt-2 grid grid-cols-2 gap-3 sm:grid-cols-3">
                 {RULE_FIELDS.map((field) => (
-                  <div key={field.key}>
-                    <label htmlFor={`${baseId}-${field.key}`} className="text-sm font-medium">
-                      {field.label}
-                    </label>
-                    <input
-                      id={`${baseId}-${field.key}`}
-                      type="number"
-                      inputMode="decimal"
-                      min={0}
-                      max={field.max}
-                      step={field.step}
-                      required
-                      value={rules[field.key]}
-                      aria-describedby={`${baseId}-${field.key}-hint`}
-                      onChange={(event) => setRules({ ...rules, [field.key]: event.target.value })}
-                      className={NUMBER_INPUT_CLASS}
-                    />
-                    <p
-                      id={`${baseId}-${field.key}-hint`}
-                      className="mt-1 text-xs text-slate-500 dark:text-slate-400"
-                    >
-                      {field.hint}
-                    </p>
-                  </div>
+                  <NumberField
+                    key={field.key}
+                    label={field.label}
+                    hint={field.hint}
+                    min={0}
+                    max={field.max}
+                    step={field.step}
+                    required
+                    value={rules[field.key]}
+                    onChange={(event) => setRules({ ...rules, [field.key]: event.target.value })}
+                  />
                 ))}
               </div>
             </fieldset>
