@@ -60,7 +60,7 @@ export const demoAccountsResponseSchema = z.object({
 export type DemoAccountsResponse = z.infer<typeof demoAccountsResponseSchema>;
 
 export const startImpersonationSchema = z.object({
-  userId: z.string().trim().min(1, "Choose whom to view as"),
+  userId: z.string().trim().min(1, "Choose whom to view as").max(255, "This is not a user id"),
   reason: z
     .string()
     .trim()
@@ -69,12 +69,23 @@ export const startImpersonationSchema = z.object({
 });
 export type StartImpersonation = z.infer<typeof startImpersonationSchema>;
 
+/**
+ * `start`, `stop` (by the viewer or at sign-out), `expire` (time is up), `revoke` (the viewer lost
+ * the relationship that allowed it) and `refuse` (an attempt that was not allowed).
+ */
+export const impersonationAuditActionSchema = z.enum(["start", "stop", "expire", "revoke", "refuse"]);
+export type ImpersonationAuditAction = z.infer<typeof impersonationAuditActionSchema>;
+
+/** The role a person views Dash as someone else in. */
+export type ImpersonationViewerRole = "administrator" | "teacher";
+
 export const impersonationAuditEntrySchema = z.object({
   id: z.string(),
-  action: z.enum(["start", "stop", "expire"]),
+  action: impersonationAuditActionSchema,
   actor: z.object({ sourcedId: z.string(), name: z.string() }),
   target: z.object({ sourcedId: z.string(), name: z.string() }),
   reason: z.string().nullable(),
+  detail: z.string().nullable(),
   ipAddress: z.string().nullable(),
   createdAt: z.string(),
 });

@@ -157,6 +157,8 @@ export const onboardingResponseSchema = z.object({
     newGuardians: z.array(newAccountSchema),
     /** Existing parents and guardians linked to the student. */
     linkedGuardians: z.array(z.object({ sourcedId: z.string(), name: z.string() })),
+    /** Existing parents and guardians a Guide asked to link: an administrator decides. */
+    pendingGuardians: z.array(z.object({ sourcedId: z.string(), name: z.string() })),
     school: z.object({ sourcedId: z.string(), name: z.string() }),
     classes: z.array(z.object({ sourcedId: z.string(), title: z.string() })),
   }),

@@ -231,6 +231,28 @@ export const relationshipSchema = z.object({
 });
 export type Relationship = z.infer<typeof relationshipSchema>;
 
+const namedRef = z.object({ sourcedId: z.string(), name: z.string() });
+
+/** A Guide's request, made when onboarding, to link an existing parent or guardian to a student. */
+export const guardianLinkRequestSchema = z.object({
+  id: z.string(),
+  student: namedRef,
+  agent: namedRef,
+  requestedBy: namedRef,
+  requestedAt: z.string(),
+});
+export type GuardianLinkRequest = z.infer<typeof guardianLinkRequestSchema>;
+
+export const guardianLinkRequestsResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(guardianLinkRequestSchema),
+});
+
+export const guardianLinkDecisionSchema = z.object({ decision: z.enum(["approve", "refuse"]) });
+export const guardianLinkRequestParamsSchema = z.object({
+  requestId: z.uuid("This is not a link request id"),
+});
+
 // ---------------------------------------------------------------- the log of changes
 
 export const ROSTER_CHANGE_ACTIONS = [

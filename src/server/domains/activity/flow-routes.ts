@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { isIsoDate } from "../../../shared/search";
@@ -7,13 +7,7 @@ import { currentActor } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { readQuery } from "../../lib/validation";
-import {
-  canSeeStudent,
-  childIdsOfAgent,
-  studentIdsOfClass,
-  studentIdsOfGuide,
-  teachesClass,
-} from "../rostering/scope";
+import { canSeeStudent, studentIdsInReach, studentIdsOfClass, teachesClass } from "../rostering/scope";
 import { flowDay } from "./flow";
 
 const flowQuerySchema = z.object({
@@ -28,29 +22,24 @@ export function flowRoutes({ db, auth }: AppDeps) {
     const actor = currentActor(c);
     const query = readQuery(c, flowQuerySchema);
     const date = query.date ?? localDateOf(auth.now(), "America/New_York");
-    const self = actor.user.sourcedId;
     const denied = new AppError("forbidden", "You do not have access to these students");
 
-    let scope: ReturnType<typeof sql>;
+    let scope: SQL;
     if (query.studentId) {
       if (!(await canSeeStudent(db, actor, query.studentId))) throw denied;
       scope = sql`select ${query.studentId}::text`;
     } else if (query.classId) {
       const mayList =
         actor.activeRole === "administrator" ||
-        (actor.activeRole === "teacher" && (await teachesClass(db, self, query.classId)));
+        (actor.activeRole === "teacher" && (await teachesClass(db, actor, query.classId)));
       if (!mayList) throw denied;
       scope = studentIdsOfClass(query.classId);
-    } else if (actor.activeRole === "teacher") {
-      scope = studentIdsOfGuide(self);
-    } else if (actor.activeRole === "parent" || actor.activeRole === "guardian") {
-      scope = childIdsOfAgent(self);
-    } else if (actor.activeRole === "student") {
-      scope = sql`select ${self}::text`;
     } else if (actor.activeRole === "administrator") {
       throw new AppError("validation_failed", "Choose a class or a student");
     } else {
-      throw denied;
+      const reach = studentIdsInReach(actor);
+      if (!reach) throw denied;
+      scope = reach;
     }
     return c.json({ success: true, data: { date, students: await flowDay(db, scope, date) } });
   });

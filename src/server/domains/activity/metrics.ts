@@ -10,7 +10,7 @@ import { addDays, datesAfter, daysBetween, localDateOf } from "../../../shared/t
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
-import { childIdsOfAgent, studentIdsOfGuide } from "../rostering/scope";
+import { classIdsInGuideReach, studentIdsInReach } from "../rostering/scope";
 import { schoolDailyGoals } from "./goals";
 
 /** The school's days: the default range ends today there. */
@@ -19,24 +19,6 @@ const DEFAULT_DAYS = 30;
 
 export const studentForbidden = () => new AppError("forbidden", "You do not have access to this student");
 const classForbidden = () => new AppError("forbidden", "You do not have access to this class");
-
-/** The students the caller may see in their active role, as a sub-query of ids; null for none. */
-function scopeOf(actor: Actor): SQL | null {
-  const self = actor.user.sourcedId;
-  switch (actor.activeRole) {
-    case "student":
-      return sql`select ${self}::text`;
-    case "parent":
-    case "guardian":
-      return childIdsOfAgent(self);
-    case "teacher":
-      return studentIdsOfGuide(self);
-    case "administrator":
-      return sql`select r.user_sourced_id from user_roles r where lower(r.role) = 'student'`;
-    default:
-      return null;
-  }
-}
 
 /** The first day of the period a day belongs to; weeks start on Sunday. */
 function bucketOf(view: MetricsView): SQL {
@@ -77,7 +59,7 @@ export async function learningMetrics(
   now: Date,
 ): Promise<LearningMetrics> {
   const { startDate, endDate } = resolveRange(query, now);
-  const scope = scopeOf(actor);
+  const scope = studentIdsInReach(actor);
   if (!scope) throw studentForbidden();
 
   const named = query.studentIds ?? (query.studentId ? [query.studentId] : null);
@@ -240,8 +222,7 @@ function compare(a: string, b: string): number {
 async function assertClassAccess(db: Database, actor: Actor, classId: string): Promise<void> {
   let condition: SQL;
   if (actor.activeRole === "teacher") {
-    condition = sql`exists (select 1 from enrollments e where e.class_sourced_id = ${classId}
-      and e.user_sourced_id = ${actor.user.sourcedId} and e.role = 'teacher' and e.status = 'active')`;
+    condition = sql`${classId} in (${classIdsInGuideReach(actor)})`;
   } else if (actor.activeRole === "administrator") {
     condition = sql`exists (select 1 from classes c where c.sourced_id = ${classId})`;
   } else {

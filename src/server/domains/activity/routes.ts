@@ -16,10 +16,10 @@ import {
 } from "../../../shared/contracts/learning-apps";
 import { daysBetween } from "../../../shared/time-zone";
 import { currentActor, requireActiveRole } from "../../lib/auth";
-import type { AppDeps, AppEnv } from "../../lib/context";
+import type { Actor, AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { readJsonBody, readQuery } from "../../lib/validation";
-import { canSeeStudent, childIdsOfAgent, studentIdsOfGuide } from "../rostering/scope";
+import { canSeeStudent, studentIdsInReach } from "../rostering/scope";
 import { authenticateAppKey, createApp, createKey, listApps, listKeys, revokeKey, updateApp } from "./apps";
 import { readCaliperEvent } from "./caliper";
 import { ingestActivity } from "./ingest";
@@ -75,6 +75,11 @@ function idParam(c: Context, name: "appId" | "keyId"): string {
 
 export function activityRoutes({ db, auth }: AppDeps) {
   const forbidden = () => new AppError("forbidden", "You do not have access to this student");
+  const summariesInReach = (actor: Actor) => {
+    const reach = studentIdsInReach(actor);
+    if (!reach) throw forbidden();
+    return summariesOf(db, reach, auth.now());
+  };
 
   return (
     new Hono<AppEnv>()
@@ -164,14 +169,14 @@ export function activityRoutes({ db, auth }: AppDeps) {
         const actor = requireActiveRole(c, ["teacher"], "see a Guide's students");
         return c.json({
           success: true,
-          data: await summariesOf(db, studentIdsOfGuide(actor.user.sourcedId), auth.now()),
+          data: await summariesInReach(actor),
         });
       })
       .get("/parent/children/summary", async (c) => {
         const actor = requireActiveRole(c, ["parent", "guardian"], "see children");
         return c.json({
           success: true,
-          data: await summariesOf(db, childIdsOfAgent(actor.user.sourcedId), auth.now()),
+          data: await summariesInReach(actor),
         });
       })
       .get("/admin/schools/summary", async (c) => {

@@ -1,47 +1,62 @@
 import { sql } from "drizzle-orm";
+import type { ImpersonationAuditAction } from "../../../shared/contracts/auth";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { findUserProfile, isActiveUser, toAuthUser } from "../rostering/queries";
-import { peopleIdsOfGuide } from "../rostering/scope";
+import { mayViewAs } from "../rostering/scope";
 import { impersonationAudit, sessions } from "./schema";
 import type { AuthService, SignedInSession } from "./service";
 
 /**
  * Viewing Dash as someone else. Administrators may view as anyone; Guides only as their own
- * students and those students' parents and guardians. Every start and end is audited.
+ * students and those students' parents and guardians (see mayViewAs). Every start, end and refused
+ * attempt is audited.
  */
 export function createImpersonation(db: Database, auth: AuthService, durationMinutes: number) {
   async function start(
     actor: Actor,
     input: { userId: string; reason: string; ipAddress: string },
   ): Promise<SignedInSession> {
+    const refuse = async (error: AppError): Promise<never> => {
+      await db.insert(impersonationAudit).values({
+        actorSourcedId: actor.realUser.sourcedId,
+        targetSourcedId: input.userId,
+        action: "refuse",
+        reason: input.reason,
+        detail: error.message,
+        ipAddress: input.ipAddress,
+        createdAt: auth.now(),
+      });
+      throw error;
+    };
     if (actor.session.impersonation) {
-      throw new AppError("conflict", "You are already viewing Dash as someone else. Stop that first.");
+      return refuse(
+        new AppError("conflict", "You are already viewing Dash as someone else. Stop that first."),
+      );
     }
     const role = actor.activeRole;
     if (role !== "administrator" && role !== "teacher") {
-      throw new AppError("forbidden", "Only administrators and Guides can view Dash as another user");
+      return refuse(
+        new AppError("forbidden", "Only administrators and Guides can view Dash as another user"),
+      );
     }
     if (input.userId === actor.realUser.sourcedId)
-      throw new AppError("bad_request", "You cannot view Dash as yourself");
+      return refuse(new AppError("bad_request", "You cannot view Dash as yourself"));
 
-    const scope =
-      role === "administrator"
-        ? sql`true`
-        : sql`u.sourced_id in (${peopleIdsOfGuide(actor.realUser.sourcedId)})`;
     const target = await findUserProfile(
       db,
-      sql`u.sourced_id = ${input.userId} and ${isActiveUser} and ${scope}`,
+      sql`u.sourced_id = ${input.userId} and ${isActiveUser} and ${mayViewAs(actor.realUser.sourcedId, role)}`,
     );
     if (!target) {
-      if (role === "teacher") {
-        throw new AppError(
-          "forbidden",
-          "Guides can only view Dash as their own students and those students' parents and guardians",
-        );
-      }
-      throw new AppError("not_found", "No active user has this id");
+      return refuse(
+        role === "teacher"
+          ? new AppError(
+              "forbidden",
+              "Guides can only view Dash as their own students and those students' parents and guardians",
+            )
+          : new AppError("not_found", "No active user has this id"),
+      );
     }
 
     const startedAt = auth.now();
@@ -54,6 +69,7 @@ export function createImpersonation(db: Database, auth: AuthService, durationMin
           impersonationReason: input.reason,
           impersonationStartedAt: startedAt,
           impersonationExpiresAt: expiresAt,
+          impersonationViewerRole: role,
         })
         .where(sql`${sessions.tokenHash} = ${actor.session.tokenHash}`);
       await tx.insert(impersonationAudit).values({
@@ -68,7 +84,13 @@ export function createImpersonation(db: Database, auth: AuthService, durationMin
     auth.forgetSession(actor.session.tokenHash);
     return {
       ...actor.session,
-      impersonation: { user: toAuthUser(target), reason: input.reason, startedAt, expiresAt },
+      impersonation: {
+        user: toAuthUser(target),
+        viewerRole: role,
+        reason: input.reason,
+        startedAt,
+        expiresAt,
+      },
     };
   }
 
@@ -88,12 +110,13 @@ export function createImpersonation(db: Database, auth: AuthService, durationMin
   async function listAudit(page: { limit: number; offset: number }) {
     const rows = await queryRows<{
       id: string;
-      action: "start" | "stop" | "expire";
+      action: ImpersonationAuditAction;
       actorSourcedId: string;
       actorName: string | null;
       targetSourcedId: string;
       targetName: string | null;
       reason: string | null;
+      detail: string | null;
       ipAddress: string | null;
       createdAt: Date | string;
       total: number | string;
@@ -102,7 +125,7 @@ export function createImpersonation(db: Database, auth: AuthService, durationMin
       sql`select a.id, a.action, a.actor_sourced_id as "actorSourcedId", a.target_sourced_id as "targetSourcedId",
             actor.given_name || ' ' || actor.family_name as "actorName",
             target.given_name || ' ' || target.family_name as "targetName",
-            a.reason, a.ip_address as "ipAddress", a.created_at as "createdAt", count(*) over () as total
+            a.reason, a.detail, a.ip_address as "ipAddress", a.created_at as "createdAt", count(*) over () as total
           from impersonation_audit a
           left join users actor on actor.sourced_id = a.actor_sourced_id
           left join users target on target.sourced_id = a.target_sourced_id
@@ -117,6 +140,7 @@ export function createImpersonation(db: Database, auth: AuthService, durationMin
         actor: { sourcedId: row.actorSourcedId, name: row.actorName ?? row.actorSourcedId },
         target: { sourcedId: row.targetSourcedId, name: row.targetName ?? row.targetSourcedId },
         reason: row.reason,
+        detail: row.detail,
         ipAddress: row.ipAddress,
         createdAt: new Date(row.createdAt).toISOString(),
       })),

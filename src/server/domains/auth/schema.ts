@@ -1,4 +1,5 @@
 import { index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import type { ImpersonationAuditAction, ImpersonationViewerRole } from "../../../shared/contracts/auth";
 import { users } from "../rostering/schema";
 
 /** Password hashes live apart from the roster so roster imports never touch them. */
@@ -30,6 +31,8 @@ export const sessions = pgTable(
     impersonationReason: text("impersonation_reason"),
     impersonationStartedAt: timestamp("impersonation_started_at", { withTimezone: true }),
     impersonationExpiresAt: timestamp("impersonation_expires_at", { withTimezone: true }),
+    // The role the viewer acted in: a Guide's reach bounds what they see while viewing as someone.
+    impersonationViewerRole: text("impersonation_viewer_role").$type<ImpersonationViewerRole>(),
   },
   (table) => [
     index("sessions_user_idx").on(table.userSourcedId),
@@ -47,15 +50,20 @@ export const loginFailures = pgTable("login_failures", {
   windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Every start and end of an impersonation: who, as whom, when, why and from where. Append-only. */
+/**
+ * Every start and end of an impersonation, and every refused attempt: who, as whom, when, why and
+ * from where. Append-only.
+ */
 export const impersonationAudit = pgTable(
   "impersonation_audit",
   {
     id: uuid("id").primaryKey().defaultRandom(),
     actorSourcedId: text("actor_sourced_id").notNull(),
     targetSourcedId: text("target_sourced_id").notNull(),
-    action: text("action").$type<"start" | "stop" | "expire">().notNull(),
+    action: text("action").$type<ImpersonationAuditAction>().notNull(),
     reason: text("reason"),
+    // Why an attempt was refused.
+    detail: text("detail"),
     ipAddress: text("ip_address"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gte, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
-import type { AuthUser } from "../../../shared/contracts/auth";
+import type { AuthUser, ImpersonationViewerRole } from "../../../shared/contracts/auth";
 import { type Database, queryRows } from "../../db/client";
 import type { Env } from "../../env";
 import { AppError } from "../../lib/errors";
@@ -11,6 +11,7 @@ import {
   type UserProfileRow,
   userProfileColumns,
 } from "../rostering/queries";
+import { mayViewAs } from "../rostering/scope";
 import { decoyPasswordHash, verifyPassword } from "./password";
 import { impersonationAudit, loginFailures, sessions } from "./schema";
 
@@ -34,6 +35,7 @@ export function authSettingsFromEnv(env: Env): AuthSettings {
 
 export interface Impersonation {
   user: AuthUser;
+  viewerRole: ImpersonationViewerRole;
   reason: string;
   startedAt: Date;
   expiresAt: Date;
@@ -52,6 +54,7 @@ interface SessionRow extends UserProfileRow {
   impersonationReason: string | null;
   impersonationStartedAt: Date | string | null;
   impersonationExpiresAt: Date | string | null;
+  impersonationViewerRole: ImpersonationViewerRole | null;
 }
 
 const MINUTE = 60_000;
@@ -184,7 +187,8 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
       sql`
       select ${userProfileColumns}, s.expires_at as "expiresAt", s.last_seen_at as "lastSeenAt",
         s.impersonated_user_sourced_id as "impersonatedUserSourcedId", s.impersonation_reason as "impersonationReason",
-        s.impersonation_started_at as "impersonationStartedAt", s.impersonation_expires_at as "impersonationExpiresAt"
+        s.impersonation_started_at as "impersonationStartedAt", s.impersonation_expires_at as "impersonationExpiresAt",
+        s.impersonation_viewer_role as "impersonationViewerRole"
       from sessions s join users u on u.sourced_id = s.user_sourced_id
       where s.token_hash = ${tokenHash} and ${isActiveUser}`,
     );
@@ -197,7 +201,7 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
       new Date(row.expiresAt).getTime() <= at.getTime() ||
       lastSeenAt + settings.sessionIdleMinutes * MINUTE <= at.getTime();
     if (isExpired) {
-      await endSession(tokenHash);
+      await endSession(tokenHash, { action: "expire", ipAddress: null });
       return null;
     }
     if (at.getTime() - lastSeenAt >= TOUCH_INTERVAL_MS) {
@@ -218,7 +222,10 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
     return session;
   }
 
-  /** The impersonation of a session, ending it (with an audit row) when its time is up. */
+  /**
+   * The impersonation of a session, ending it (with an audit row) when its time is up or when the
+   * viewer no longer may view as that person (an ended enrollment, a removed role or link).
+   */
   async function loadImpersonation(
     tokenHash: string,
     row: SessionRow,
@@ -227,21 +234,25 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
     if (!row.impersonatedUserSourcedId || !row.impersonationExpiresAt || !row.impersonationStartedAt)
       return null;
     const expiresAt = new Date(row.impersonationExpiresAt);
+    // Sessions from before the viewer's role was recorded are bounded as a Guide's: the narrower reach.
+    const viewerRole = row.impersonationViewerRole ?? "teacher";
+    const end = (action: "expire" | "revoke") =>
+      recordImpersonationEnd(tokenHash, {
+        actorSourcedId: row.sourcedId,
+        targetSourcedId: row.impersonatedUserSourcedId as string,
+        action,
+        ipAddress: null,
+      }).then(() => null);
+    if (expiresAt.getTime() <= at.getTime()) return end("expire");
     const target = await findUserProfile(
       db,
-      sql`u.sourced_id = ${row.impersonatedUserSourcedId} and ${isActiveUser}`,
+      sql`u.sourced_id = ${row.impersonatedUserSourcedId} and ${isActiveUser}
+        and ${mayViewAs(row.sourcedId, viewerRole)}`,
     );
-    if (expiresAt.getTime() <= at.getTime() || !target) {
-      await recordImpersonationEnd(tokenHash, {
-        actorSourcedId: row.sourcedId,
-        targetSourcedId: row.impersonatedUserSourcedId,
-        action: "expire",
-        ipAddress: null,
-      });
-      return null;
-    }
+    if (!target) return end("revoke");
     return {
       user: toAuthUser(target),
+      viewerRole,
       reason: row.impersonationReason ?? "",
       startedAt: new Date(row.impersonationStartedAt),
       expiresAt,
@@ -254,7 +265,7 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
     entry: {
       actorSourcedId: string;
       targetSourcedId: string;
-      action: "stop" | "expire";
+      action: "stop" | "expire" | "revoke";
       ipAddress: string | null;
     },
   ): Promise<void> {
@@ -267,6 +278,7 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
           impersonationReason: null,
           impersonationStartedAt: null,
           impersonationExpiresAt: null,
+          impersonationViewerRole: null,
         })
         .where(and(eq(sessions.tokenHash, tokenHash), isNotNull(sessions.impersonatedUserSourcedId)))
         .returning({ tokenHash: sessions.tokenHash });
@@ -296,16 +308,32 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
     cache.clear();
   }
 
-  async function endSession(tokenHash: string): Promise<void> {
+  /**
+   * Ends a session. One that was viewing Dash as someone leaves the end of that in the audit: a
+   * `stop` at sign-out, an `expire` when the session ran out.
+   */
+  async function endSession(
+    tokenHash: string,
+    ending: { action: "stop" | "expire"; ipAddress: string | null } = { action: "stop", ipAddress: null },
+  ): Promise<void> {
     cache.delete(tokenHash);
-    await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+    await db.execute(sql`with ended as (delete from sessions where token_hash = ${tokenHash}
+        returning user_sourced_id, impersonated_user_sourced_id)
+      insert into impersonation_audit (actor_sourced_id, target_sourced_id, action, ip_address, created_at)
+      select user_sourced_id, impersonated_user_sourced_id, ${ending.action}, ${ending.ipAddress}, ${now()}
+      from ended where impersonated_user_sourced_id is not null`);
   }
 
   /** Removes expired sessions and stale throttle windows; run now and then. */
   async function sweepExpired(): Promise<void> {
     const at = now();
     const idleCutoff = new Date(at.getTime() - settings.sessionIdleMinutes * MINUTE);
-    await db.delete(sessions).where(or(lt(sessions.expiresAt, at), lt(sessions.lastSeenAt, idleCutoff)));
+    await db.execute(sql`with ended as (delete from sessions
+        where expires_at < ${at} or last_seen_at < ${idleCutoff}
+        returning user_sourced_id, impersonated_user_sourced_id)
+      insert into impersonation_audit (actor_sourced_id, target_sourced_id, action, created_at)
+      select user_sourced_id, impersonated_user_sourced_id, 'expire', ${at}
+      from ended where impersonated_user_sourced_id is not null`);
     await db
       .delete(loginFailures)
       .where(lt(loginFailures.windowStartedAt, new Date(at.getTime() - windowMs)));

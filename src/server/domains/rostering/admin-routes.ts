@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import {
   guardianSearchQuerySchema,
   onboardingClassesQuerySchema,
@@ -7,6 +7,8 @@ import {
 import {
   addRoleSchema,
   createSchoolSchema,
+  guardianLinkDecisionSchema,
+  guardianLinkRequestParamsSchema,
   orgClassesQuerySchema,
   orgListQuerySchema,
   orgPeopleQuerySchema,
@@ -17,8 +19,9 @@ import {
   userListQuerySchema,
 } from "../../../shared/contracts/people";
 import { requireActiveRole } from "../../lib/auth";
-import type { AppDeps, AppEnv } from "../../lib/context";
-import { readJsonBody, readQuery } from "../../lib/validation";
+import type { Actor, AppDeps, AppEnv } from "../../lib/context";
+import { AppError } from "../../lib/errors";
+import { parseWith, readJsonBody, readQuery } from "../../lib/validation";
 import { findGuardians, onboardingClasses, onboardingSchools, onboardStudent } from "./onboarding";
 import { createOrgNumbers } from "./org-numbers";
 import {
@@ -33,10 +36,12 @@ import {
 } from "./orgs";
 import {
   addRole,
+  decideGuardianLinkRequest,
   findManagedUsers,
   getManagedUser,
   getRelationships,
   linkAgent,
+  listGuardianLinkRequests,
   makeRolePrimary,
   removeRole,
   unlinkAgent,
@@ -45,6 +50,14 @@ import { listRosterChanges } from "./roster-changes";
 
 const STAFF = ["administrator", "teacher"] as const;
 const ADMIN = ["administrator"] as const;
+
+/** Onboarding creates accounts and links families: never while viewing Dash as someone else. */
+function onboarder(c: Context<AppEnv>): Actor {
+  const actor = requireActiveRole(c, STAFF, "onboard students");
+  if (actor.session.impersonation)
+    throw new AppError("forbidden", "Stop viewing Dash as someone else to onboard a student");
+  return actor;
+}
 
 /**
  * `/api/admin/…` of the roster: organisations (administrators and Guides, Guides read-only and
@@ -159,7 +172,21 @@ export function rosterAdminRoutes({ db, auth }: AppDeps) {
         const actor = requireActiveRole(c, ADMIN, "manage parent and guardian links");
         const input = readQuery(c, relationshipSchema);
         await unlinkAgent(db, actor, input, auth.now());
+        // Whoever viewed Dash as that parent through the link loses it at the next request.
+        auth.forgetEveryone();
         return c.json({ success: true, data: await getRelationships(db, input.studentSourcedId) });
+      })
+
+      .get("/guardian-link-requests", async (c) => {
+        requireActiveRole(c, ADMIN, "decide parent and guardian links");
+        return c.json({ success: true, data: await listGuardianLinkRequests(db) });
+      })
+      .post("/guardian-link-requests/:requestId", async (c) => {
+        const actor = requireActiveRole(c, ADMIN, "decide parent and guardian links");
+        const { requestId } = parseWith(guardianLinkRequestParamsSchema, c.req.param());
+        const { decision } = await readJsonBody(c, guardianLinkDecisionSchema);
+        await decideGuardianLinkRequest(db, actor, requestId, decision, auth.now());
+        return c.json({ success: true, data: await listGuardianLinkRequests(db) });
       })
 
       // ------------------------------------------------------------ the log
@@ -170,21 +197,21 @@ export function rosterAdminRoutes({ db, auth }: AppDeps) {
 
       // ------------------------------------------------------------ onboarding
       .get("/onboarding/schools", async (c) => {
-        const actor = requireActiveRole(c, STAFF, "onboard students");
+        const actor = onboarder(c);
         return c.json({ success: true, data: await onboardingSchools(db, actor) });
       })
       .get("/onboarding/classes", async (c) => {
-        const actor = requireActiveRole(c, STAFF, "onboard students");
+        const actor = onboarder(c);
         const query = readQuery(c, onboardingClassesQuerySchema);
         return c.json({ success: true, data: await onboardingClasses(db, actor, query) });
       })
       .get("/onboarding/guardians", async (c) => {
-        const actor = requireActiveRole(c, STAFF, "onboard students");
+        const actor = onboarder(c);
         const query = readQuery(c, guardianSearchQuerySchema);
         return c.json({ success: true, ...(await findGuardians(db, actor, query)) });
       })
       .post("/onboarding", async (c) => {
-        const actor = requireActiveRole(c, STAFF, "onboard students");
+        const actor = onboarder(c);
         const input = await readJsonBody(c, onboardingRequestSchema);
         // The answer holds new passwords: no cache may keep it.
         c.header("Cache-Control", "no-store");

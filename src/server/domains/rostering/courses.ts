@@ -15,19 +15,13 @@ import { invalidFields } from "../../lib/validation";
 import { listComponents } from "./course-components";
 import { containsPattern, type FilterFields, filterToSql } from "./filter";
 import { direction, isoInstant, type ListPage, pageOf } from "./list";
-import { childIdsOfAgent } from "./scope";
+import { boundedClassIds, classIdsInReach, studentIdsInReach } from "./scope";
 
 /**
  * Courses, seen through the caller's relationship to them. Classes are the link: a Guide sees the
  * courses of the classes they teach, a parent or guardian those their children are enrolled in, a
  * proctor those of their schools, an administrator every course.
  */
-
-/** Classes a person is actively enrolled in with a role. */
-export function classIdsOf(userIds: SQL, role: "teacher" | "student"): SQL {
-  return sql`select e.class_sourced_id from enrollments e
-    where e.user_sourced_id in (${userIds}) and e.role = ${role} and e.status = 'active'`;
-}
 
 /** The organisations where the caller holds the proctor role. */
 function proctorOrgIds(userId: string): SQL {
@@ -40,17 +34,12 @@ export function classScope(actor: Actor): SQL | null {
   switch (actor.activeRole) {
     case "administrator":
       return sql`true`;
-    case "teacher":
-      return sql`k.sourced_id in (${classIdsOf(sql`select ${self}::text`, "teacher")})`;
-    case "student":
-      return sql`k.sourced_id in (${classIdsOf(sql`select ${self}::text`, "student")})`;
-    case "parent":
-    case "guardian":
-      return sql`k.sourced_id in (${classIdsOf(childIdsOfAgent(self), "student")})`;
     case "proctor":
-      return sql`k.school_sourced_id in (${proctorOrgIds(self)})`;
-    default:
-      return null;
+      return sql`k.sourced_id in (${boundedClassIds(actor, sql`select s.sourced_id from classes s where s.school_sourced_id in (${proctorOrgIds(self)})`)})`;
+    default: {
+      const classes = classIdsInReach(actor);
+      return classes && sql`k.sourced_id in (${classes})`;
+    }
   }
 }
 
@@ -91,7 +80,7 @@ function courseColumns(actor: Actor, classes: SQL): SQL {
   const learners = isFamily
     ? sql`coalesce((select json_agg(json_build_object('sourcedId', u.sourced_id, 'givenName', u.given_name,
           'familyName', u.family_name) order by u.given_name, u.family_name)
-        from users u where u.sourced_id in (${childIdsOfAgent(actor.user.sourcedId)})
+        from users u where u.sourced_id in (${studentIdsInReach(actor)})
           and exists (select 1 from enrollments e join classes k on k.sourced_id = e.class_sourced_id
             where e.user_sourced_id = u.sourced_id and e.role = 'student' and e.status = 'active'
               and k.course_sourced_id = c.sourced_id)), '[]'::json)`

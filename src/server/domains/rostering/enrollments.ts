@@ -12,9 +12,9 @@ import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { invalidFields } from "../../lib/validation";
-import { classIdsOf } from "./courses";
 import { containsPattern, type FilterFields, filterToSql } from "./filter";
 import { direction, isoDay, isoInstant, type ListPage, pageCarryingTotal, pageOf } from "./list";
+import { classIdsInGuideReach } from "./scope";
 
 /**
  * Enrollments: who is in which class, in which role, from when to when. Administrators see and
@@ -115,8 +115,7 @@ function toEnrollment(row: EnrollmentRow): Enrollment {
 /** The enrollments (alias `e`) the caller may see: all for an administrator, their classes' for a Guide. */
 function enrollmentScope(actor: Actor): SQL {
   if (actor.activeRole === "administrator") return sql`true`;
-  if (actor.activeRole === "teacher")
-    return sql`e.class_sourced_id in (${classIdsOf(sql`select ${actor.user.sourcedId}::text`, "teacher")})`;
+  if (actor.activeRole === "teacher") return sql`e.class_sourced_id in (${classIdsInGuideReach(actor)})`;
   throw new AppError("forbidden", "Your role does not allow you to list enrollments");
 }
 

@@ -18,7 +18,7 @@ import { orgIdsOfGuide } from "./orgs";
 import { personSearch, personSummaryColumns, toPersonSummary } from "./people";
 import { grantsRole } from "./queries";
 import { recordRosterChange } from "./roster-changes";
-import { demographics, enrollments, userAgents, userRoles, users } from "./schema";
+import { demographics, enrollments, guardianLinkRequests, userAgents, userRoles, users } from "./schema";
 import { peopleIdsOfGuide } from "./scope";
 
 /**
@@ -209,6 +209,10 @@ export async function onboardStudent(
   now: Date,
 ): Promise<OnboardingResult> {
   const { school, classes, existing } = await checkRequest(db, actor, input);
+  // A link opens a family's data to whoever holds it: an administrator links existing parents at
+  // once; a Guide's links wait for an administrator's approval.
+  const linked = isAdministrator(actor) ? existing : [];
+  const pending = isAdministrator(actor) ? [] : existing;
   const today = now.toISOString().slice(0, 10);
 
   const newAccount = async (account: Omit<NewAccount, "password">) => {
@@ -282,7 +286,7 @@ export async function onboardStudent(
         });
       }
       // Existing parents and guardians get a role at the school if they have none there yet.
-      for (const guardian of existing.filter((entry) => !entry.hasSchoolRole)) {
+      for (const guardian of linked.filter((entry) => !entry.hasSchoolRole)) {
         await tx.insert(userRoles).values({
           userSourcedId: guardian.sourcedId,
           role: guardian.kind,
@@ -293,7 +297,7 @@ export async function onboardStudent(
       }
       const agentIds = [
         ...newGuardians.map((guardian) => guardian.account.sourcedId),
-        ...existing.map((e) => e.sourcedId),
+        ...linked.map((e) => e.sourcedId),
       ];
       if (agentIds.length)
         await tx.insert(userAgents).values(
@@ -302,9 +306,18 @@ export async function onboardStudent(
             agentSourcedId,
           })),
         );
-      if (existing.length)
+      if (linked.length)
         await tx.execute(
-          sql`update users set date_last_modified = ${now} where sourced_id in ${existing.map((e) => e.sourcedId)}`,
+          sql`update users set date_last_modified = ${now} where sourced_id in ${linked.map((e) => e.sourcedId)}`,
+        );
+      if (pending.length)
+        await tx.insert(guardianLinkRequests).values(
+          pending.map((entry) => ({
+            studentSourcedId: studentAccount.account.sourcedId,
+            agentSourcedId: entry.sourcedId,
+            requestedBy: actor.realUser.sourcedId,
+            requestedAt: now,
+          })),
         );
 
       await tx.insert(userCredentials).values(
@@ -327,7 +340,7 @@ export async function onboardStudent(
           })),
         );
 
-      const families = newGuardians.length + existing.length;
+      const families = newGuardians.length + linked.length;
       await recordRosterChange(tx, {
         actorSourcedId: actor.realUser.sourcedId,
         action: "onboarding",
@@ -336,10 +349,12 @@ export async function onboardStudent(
         summary:
           `Onboarded ${studentAccount.account.name} (${gradeName(student.grade)}) at ${school.name} with ` +
           `${families} parent${families === 1 ? "" : "s"} or guardian${families === 1 ? "" : "s"} and ` +
-          `${classes.length} class${classes.length === 1 ? "" : "es"}`,
+          `${classes.length} class${classes.length === 1 ? "" : "es"}` +
+          (pending.length ? `, asking to link ${pending.map((entry) => entry.name).join(" and ")}` : ""),
         details: {
           newGuardianIds: newGuardians.map((guardian) => guardian.account.sourcedId),
-          linkedGuardianIds: existing.map((entry) => entry.sourcedId),
+          linkedGuardianIds: linked.map((entry) => entry.sourcedId),
+          pendingGuardianIds: pending.map((entry) => entry.sourcedId),
           classIds: classes.map((entry) => entry.sourcedId),
         },
         createdAt: now,
@@ -357,7 +372,8 @@ export async function onboardStudent(
   return {
     student: studentAccount.account,
     newGuardians: newGuardians.map((guardian) => guardian.account),
-    linkedGuardians: existing.map(({ sourcedId, name }) => ({ sourcedId, name })),
+    linkedGuardians: linked.map(({ sourcedId, name }) => ({ sourcedId, name })),
+    pendingGuardians: pending.map(({ sourcedId, name }) => ({ sourcedId, name })),
     school: { sourcedId: school.sourcedId, name: school.name },
     classes: classes.map(({ sourcedId, title }) => ({ sourcedId, title })),
   };

@@ -24,6 +24,7 @@ import { NO_COUNTS, type OrgNumbers, type OrgNumbersCache } from "./org-numbers"
 import { personSearch, personSummaryColumns, toPersonSummary, userFilterFields } from "./people";
 import { grantsRole } from "./queries";
 import { recordRosterChange } from "./roster-changes";
+import { bounded } from "./scope";
 
 /**
  * Organisations: the district and its schools as a hierarchy, what each holds (people, classes),
@@ -47,10 +48,15 @@ export function orgIdsOfGuide(guideId: string): SQL {
   );
 }
 
+/** The organisations a Guide teaches at, bounded while a Guide views Dash as someone. */
+export function orgIdsInGuideReach(actor: Actor): SQL {
+  return bounded(actor, orgIdsOfGuide(actor.user.sourcedId), orgIdsOfGuide);
+}
+
 /** Whether the organisation in `column` is one the caller may see, as SQL. */
 export function canSeeOrg(actor: Actor, column: SQL): SQL {
   if (actor.activeRole === "administrator") return sql`true`;
-  if (actor.activeRole === "teacher") return sql`${column} in (${orgIdsOfGuide(actor.user.sourcedId)})`;
+  if (actor.activeRole === "teacher") return sql`${column} in (${orgIdsInGuideReach(actor)})`;
   return sql`false`;
 }
 

@@ -2,6 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type {
   AddRole,
+  GuardianLinkRequest,
   ManagedUser,
   Relationship,
   Relationships,
@@ -410,33 +411,97 @@ const agentKind = (agent: ManagedUser) =>
 
 /** Links a parent or guardian to a student (OneRoster `agents`). */
 export async function linkAgent(db: Database, actor: Actor, input: Relationship, now: Date) {
-  await db.transaction(async (tx) => {
-    const { student, agent } = await relationshipEnds(tx, input);
-    if (!student.roles.some((entry) => entry.role === "student"))
-      throw new AppError("bad_request", `${nameOf(student)} is not a student`);
-    const kind = agentKind(agent);
-    if (!kind)
-      throw new AppError(
-        "bad_request",
-        `${nameOf(agent)} is not a parent or guardian. Give them that role on the Users tab first.`,
-      );
-    const inserted = await queryRows(
-      tx,
-      sql`insert into user_agents (user_sourced_id, agent_sourced_id) values (${student.sourcedId}, ${agent.sourcedId})
-          on conflict do nothing returning user_sourced_id`,
+  await db.transaction((tx) => linkAgentIn(tx, actor, input, now));
+}
+
+async function linkAgentIn(tx: Transaction, actor: Actor, input: Relationship, now: Date) {
+  const { student, agent } = await relationshipEnds(tx, input);
+  if (!student.roles.some((entry) => entry.role === "student"))
+    throw new AppError("bad_request", `${nameOf(student)} is not a student`);
+  const kind = agentKind(agent);
+  if (!kind)
+    throw new AppError(
+      "bad_request",
+      `${nameOf(agent)} is not a parent or guardian. Give them that role on the Users tab first.`,
     );
-    if (!inserted.length)
-      throw new AppError("conflict", `${nameOf(agent)} is already linked to ${nameOf(student)}`);
-    await touchUser(tx, student.sourcedId, now);
-    await touchUser(tx, agent.sourcedId, now);
-    await recordRosterChange(tx, {
-      actorSourcedId: actor.realUser.sourcedId,
-      action: "agent.link",
-      targetUserSourcedId: student.sourcedId,
-      summary: `Linked ${nameOf(agent)} (${ROLE_DISPLAY_NAMES[kind].toLowerCase()}) to ${nameOf(student)}`,
-      details: { agentSourcedId: agent.sourcedId },
-      createdAt: now,
-    });
+  const inserted = await queryRows(
+    tx,
+    sql`insert into user_agents (user_sourced_id, agent_sourced_id) values (${student.sourcedId}, ${agent.sourcedId})
+        on conflict do nothing returning user_sourced_id`,
+  );
+  if (!inserted.length)
+    throw new AppError("conflict", `${nameOf(agent)} is already linked to ${nameOf(student)}`);
+  await touchUser(tx, student.sourcedId, now);
+  await touchUser(tx, agent.sourcedId, now);
+  await recordRosterChange(tx, {
+    actorSourcedId: actor.realUser.sourcedId,
+    action: "agent.link",
+    targetUserSourcedId: student.sourcedId,
+    summary: `Linked ${nameOf(agent)} (${ROLE_DISPLAY_NAMES[kind].toLowerCase()}) to ${nameOf(student)}`,
+    details: { agentSourcedId: agent.sourcedId },
+    createdAt: now,
+  });
+}
+
+/** Links that Guides asked for when onboarding, waiting for an administrator, oldest first. */
+export async function listGuardianLinkRequests(db: Database): Promise<GuardianLinkRequest[]> {
+  const rows = await queryRows<{
+    id: string;
+    studentSourcedId: string;
+    studentName: string;
+    agentSourcedId: string;
+    agentName: string;
+    requestedBySourcedId: string;
+    requestedByName: string | null;
+    requestedAt: Date | string;
+  }>(
+    db,
+    sql`select r.id, r.student_sourced_id as "studentSourcedId", s.given_name || ' ' || s.family_name as "studentName",
+          r.agent_sourced_id as "agentSourcedId", a.given_name || ' ' || a.family_name as "agentName",
+          r.requested_by as "requestedBySourcedId", g.given_name || ' ' || g.family_name as "requestedByName",
+          r.requested_at as "requestedAt"
+        from guardian_link_requests r
+        join users s on s.sourced_id = r.student_sourced_id
+        join users a on a.sourced_id = r.agent_sourced_id
+        left join users g on g.sourced_id = r.requested_by
+        where r.status = 'pending'
+        order by r.requested_at, r.id
+        limit 500`,
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    student: { sourcedId: row.studentSourcedId, name: row.studentName },
+    agent: { sourcedId: row.agentSourcedId, name: row.agentName },
+    requestedBy: {
+      sourcedId: row.requestedBySourcedId,
+      name: row.requestedByName ?? row.requestedBySourcedId,
+    },
+    requestedAt: new Date(row.requestedAt).toISOString(),
+  }));
+}
+
+/** Approves (links the two) or refuses a pending request; a request is decided once. */
+export async function decideGuardianLinkRequest(
+  db: Database,
+  actor: Actor,
+  requestId: string,
+  decision: "approve" | "refuse",
+  now: Date,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [request] = await queryRows<Relationship>(
+      tx,
+      sql`update guardian_link_requests set status = ${decision === "approve" ? "approved" : "refused"},
+            decided_by = ${actor.realUser.sourcedId}, decided_at = ${now}
+          where id = ${requestId} and status = 'pending'
+          returning student_sourced_id as "studentSourcedId", agent_sourced_id as "agentSourcedId"`,
+    );
+    if (!request)
+      throw new AppError(
+        "not_found",
+        "No link request waits with this id. Someone may have decided it already.",
+      );
+    if (decision === "approve") await linkAgentIn(tx, actor, request, now);
   });
 }
 

@@ -6,7 +6,7 @@ import { type Database, queryRows } from "../../db/client";
 import { requireActiveRole } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
 import { readQuery } from "../../lib/validation";
-import { childIdsOfAgent, peopleIdsOfGuide } from "./scope";
+import { classIdsInGuideReach, peopleIdsOfGuide, studentIdsInReach } from "./scope";
 
 interface PersonRow {
   sourcedId: string;
@@ -61,8 +61,7 @@ export function rosteringRoutes({ db }: AppDeps) {
       const scope =
         actor.activeRole === "administrator"
           ? sql`true`
-          : sql`k.sourced_id in (select e.class_sourced_id from enrollments e
-              where e.user_sourced_id = ${actor.user.sourcedId} and e.role = 'teacher' and e.status = 'active')`;
+          : sql`k.sourced_id in (${classIdsInGuideReach(actor)})`;
       const classes = await queryRows<{
         sourcedId: string;
         title: string;
@@ -80,7 +79,7 @@ export function rosteringRoutes({ db }: AppDeps) {
     })
     .get("/parent/children", async (c) => {
       const actor = requireActiveRole(c, ["parent", "guardian"], "see children");
-      const children = await findPeople(db, sql`u.sourced_id in (${childIdsOfAgent(actor.user.sourcedId)})`, {
+      const children = await findPeople(db, sql`u.sourced_id in (${studentIdsInReach(actor)})`, {
         search: "",
         limit: 100,
         offset: 0,

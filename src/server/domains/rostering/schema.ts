@@ -108,6 +108,34 @@ export const userAgents = pgTable(
 );
 
 /**
+ * A Guide's request to link an existing parent or guardian to a student they onboarded. Linking
+ * opens the family's data to whoever holds the link, so an administrator decides.
+ */
+export const guardianLinkRequests = pgTable(
+  "guardian_link_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    studentSourcedId: text("student_sourced_id")
+      .notNull()
+      .references(() => users.sourcedId, { onDelete: "cascade" }),
+    agentSourcedId: text("agent_sourced_id")
+      .notNull()
+      .references(() => users.sourcedId, { onDelete: "cascade" }),
+    requestedBy: text("requested_by").notNull(),
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+    status: text("status").$type<"pending" | "approved" | "refused">().notNull().default("pending"),
+    decidedBy: text("decided_by"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex("guardian_link_requests_pending_idx")
+      .on(table.studentSourcedId, table.agentSourcedId)
+      .where(sql`status = 'pending'`),
+    index("guardian_link_requests_status_idx").on(table.status, table.requestedAt),
+  ],
+);
+
+/**
  * Every change made to the roster from Dash's own pages (roles, parent links, organisations,
  * onboarding): who, what and when. Append-only; `summary` is written at the time, in words, so it
  * still reads right after names change.

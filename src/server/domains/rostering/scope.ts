@@ -1,7 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { DashRole } from "../../../shared/roles";
+import type { ImpersonationViewerRole } from "../../../shared/contracts/auth";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
+import { grantsRole } from "./queries";
 
 /**
  * Who a person may see, as SQL sub-queries of user ids, so every query can put the caller's
@@ -27,25 +28,102 @@ export function childIdsOfAgent(agentId: string): SQL {
   return sql`select a.user_sourced_id from user_agents a where a.agent_sourced_id = ${agentId}`;
 }
 
+/** Classes people are actively enrolled in with a role. */
+export function classIdsOf(userIds: SQL, role: "teacher" | "student"): SQL {
+  return sql`select e.class_sourced_id from enrollments e
+    where e.user_sourced_id in (${userIds}) and e.role = ${role} and e.status = 'active'`;
+}
+
+/** The classes a Guide actively teaches. */
+export function classIdsOfGuide(guideId: string): SQL {
+  return classIdsOf(sql`select ${guideId}::text`, "teacher");
+}
+
+/**
+ * Whom a person may view Dash as, as a condition on `u.sourced_id`: anyone but themself for an
+ * administrator (while they still hold the role), a Guide's students and those students' families.
+ * Checked when viewing starts and again on every session lookup, so losing the relationship ends it.
+ */
+export function mayViewAs(viewerId: string, viewerRole: ImpersonationViewerRole): SQL {
+  if (viewerRole === "administrator") {
+    return sql`(u.sourced_id <> ${viewerId} and exists (select 1 from user_roles r
+      where r.user_sourced_id = ${viewerId} and ${grantsRole(sql`r.role`, "administrator")}))`;
+  }
+  return sql`u.sourced_id in (${peopleIdsOfGuide(viewerId)})`;
+}
+
+/**
+ * The Guide whose own reach bounds the caller's: set while a Guide views Dash as someone, so that
+ * what they read or change is the intersection of their scope and the viewed person's. An
+ * administrator viewing as someone gets the viewed person's scope.
+ */
+function boundingGuideOf(actor: Actor): string | null {
+  const impersonation = actor.session.impersonation;
+  return impersonation && impersonation.viewerRole !== "administrator" ? actor.realUser.sourcedId : null;
+}
+
+/** `ids`, limited to what the bounding Guide reaches themself (see boundingGuideOf). */
+export function bounded(actor: Actor, ids: SQL, reachOfGuide: (guideId: string) => SQL): SQL {
+  const guideId = boundingGuideOf(actor);
+  return guideId ? sql`(${ids}) intersect (${reachOfGuide(guideId)})` : ids;
+}
+
+/**
+ * The students the caller may see in their active role, as a sub-query of ids; null for none. Every
+ * query about students goes through this (or canSeeStudent), so viewing as someone never widens it.
+ */
+export function studentIdsInReach(actor: Actor): SQL | null {
+  const self = actor.user.sourcedId;
+  switch (actor.activeRole) {
+    case "student":
+      return bounded(actor, sql`select ${self}::text`, studentIdsOfGuide);
+    case "parent":
+    case "guardian":
+      return bounded(actor, childIdsOfAgent(self), studentIdsOfGuide);
+    case "teacher":
+      return bounded(actor, studentIdsOfGuide(self), studentIdsOfGuide);
+    case "administrator":
+      return sql`select r.user_sourced_id from user_roles r where lower(r.role) = 'student'`;
+    default:
+      return null;
+  }
+}
+
+/** The people a Guide reaches (their students and those students' families), bounded likewise. */
+export function peopleIdsInGuideReach(actor: Actor): SQL {
+  return bounded(actor, peopleIdsOfGuide(actor.user.sourcedId), peopleIdsOfGuide);
+}
+
+/** The classes a Guide teaches, bounded likewise. */
+export function classIdsInGuideReach(actor: Actor): SQL {
+  return bounded(actor, classIdsOfGuide(actor.user.sourcedId), classIdsOfGuide);
+}
+
+/** `classIds`, limited to the bounding Guide's classes while a Guide views Dash as someone. */
+export function boundedClassIds(actor: Actor, classIds: SQL): SQL {
+  return bounded(actor, classIds, classIdsOfGuide);
+}
+
+/** The classes a Guide teaches, a student is in, or a parent's children are in; bounded likewise. */
+export function classIdsInReach(actor: Actor): SQL | null {
+  if (actor.activeRole === "teacher") return classIdsInGuideReach(actor);
+  if (actor.activeRole !== "student" && actor.activeRole !== "parent" && actor.activeRole !== "guardian")
+    return null;
+  const students = studentIdsInReach(actor);
+  return students && boundedClassIds(actor, classIdsOf(students, "student"));
+}
+
 /**
  * Whether the caller, in their active role, may see a student's data: the student themself, one
  * of their parents or guardians, one of their Guides, or an administrator.
  */
 export async function canSeeStudent(db: Database, actor: Actor, studentId: string): Promise<boolean> {
-  const self = actor.user.sourcedId;
-  const isStudent = sql`exists (select 1 from user_roles r where r.user_sourced_id = ${studentId} and lower(r.role) = 'student')`;
-  const relation: Partial<Record<DashRole, SQL>> = {
-    student: sql`${studentId} = ${self}`,
-    parent: sql`${studentId} in (${childIdsOfAgent(self)})`,
-    guardian: sql`${studentId} in (${childIdsOfAgent(self)})`,
-    teacher: sql`${studentId} in (${studentIdsOfGuide(self)})`,
-    administrator: sql`true`,
-  };
-  const condition = actor.activeRole ? relation[actor.activeRole] : undefined;
-  if (!condition) return false;
+  const reach = studentIdsInReach(actor);
+  if (!reach) return false;
   const [row] = await queryRows<{ allowed: boolean }>(
     db,
-    sql`select (${isStudent} and ${condition}) as allowed`,
+    sql`select (exists (select 1 from user_roles r where r.user_sourced_id = ${studentId} and lower(r.role) = 'student')
+      and ${studentId} in (${reach})) as allowed`,
   );
   return Boolean(row?.allowed);
 }
@@ -56,12 +134,11 @@ export function studentIdsOfClass(classId: string): SQL {
     where e.class_sourced_id = ${classId} and e.role = 'student' and e.status = 'active'`;
 }
 
-/** Whether a Guide actively teaches a class. */
-export async function teachesClass(db: Database, guideId: string, classId: string): Promise<boolean> {
+/** Whether the caller, as a Guide, teaches a class (bounded while viewing as someone). */
+export async function teachesClass(db: Database, actor: Actor, classId: string): Promise<boolean> {
   const [row] = await queryRows<{ teaches: boolean }>(
     db,
-    sql`select exists (select 1 from enrollments e where e.class_sourced_id = ${classId} and e.user_sourced_id = ${guideId}
-          and e.role = 'teacher' and e.status = 'active') as teaches`,
+    sql`select ${classId} in (${classIdsInGuideReach(actor)}) as teaches`,
   );
   return Boolean(row?.teaches);
 }

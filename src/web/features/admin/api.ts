@@ -9,6 +9,7 @@ import {
 import {
   type AddRole,
   type CreateSchool,
+  guardianLinkRequestsResponseSchema,
   orgClassesResponseSchema,
   orgDetailResponseSchema,
   orgListResponseSchema,
@@ -42,6 +43,7 @@ export const rosterKeys = {
   users: (search: string, role: string, offset: number) => ["roster", "users", search, role, offset] as const,
   user: (userId: string) => ["roster", "user", userId] as const,
   relationships: (userId: string) => ["roster", "relationships", userId] as const,
+  linkRequests: ["roster", "link-requests"] as const,
   changes: (offset: number) => ["roster", "changes", offset] as const,
   onboardingSchools: ["roster", "onboarding", "schools"] as const,
   onboardingClasses: (schoolId: string, grade: string) =>
@@ -180,6 +182,20 @@ export function unlinkAgent(input: Relationship) {
   return apiFetch(withQuery("/api/admin/relationships", input), relationshipsResponseSchema, {
     method: "DELETE",
   });
+}
+
+export const guardianLinkRequestsQuery = queryOptions({
+  queryKey: rosterKeys.linkRequests,
+  queryFn: ({ signal }) =>
+    apiFetch("/api/admin/guardian-link-requests", guardianLinkRequestsResponseSchema, { signal }),
+});
+
+export function decideGuardianLinkRequest(requestId: string, decision: "approve" | "refuse") {
+  return apiFetch(
+    `/api/admin/guardian-link-requests/${encodeURIComponent(requestId)}`,
+    guardianLinkRequestsResponseSchema,
+    { body: { decision } },
+  );
 }
 
 export const CHANGES_PAGE_SIZE = 10;

@@ -34,6 +34,9 @@ export function OnboardingDone({
         {result.linkedGuardians.length
           ? ` Linked to ${result.linkedGuardians.map((entry) => entry.name).join(" and ")}.`
           : ""}
+        {result.pendingGuardians.length
+          ? ` An administrator will confirm the link to ${result.pendingGuardians.map((entry) => entry.name).join(" and ")} before they can see ${result.student.name}'s learning.`
+          : ""}
       </p>
       <p
         data-print-hide

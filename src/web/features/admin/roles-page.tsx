@@ -7,6 +7,7 @@ import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
 import { impersonationAuditQuery } from "../auth/api";
 import { ViewAsPanel } from "../auth/view-as";
+import { GuardianLinkRequests } from "./link-requests";
 import { RelationshipsPanel } from "./relationships";
 import { RecentChanges } from "./roster-changes";
 import { UserRolesPanel } from "./user-roles";
@@ -54,6 +55,7 @@ export function RolesPage() {
         </div>
       ) : (
         <div className="space-y-6">
+          <GuardianLinkRequests />
           <RelationshipsPanel />
           <RecentChanges />
         </div>
@@ -65,7 +67,13 @@ export function RolesPage() {
 function ImpersonationAudit() {
   const [offset, setOffset] = useState(0);
   const audit = useQuery(impersonationAuditQuery(offset));
-  const actions = { start: "Started", stop: "Stopped", expire: "Timed out" } as const;
+  const actions = {
+    start: "Started",
+    stop: "Stopped",
+    expire: "Timed out",
+    revoke: "Ended: no longer allowed",
+    refuse: "Refused",
+  } as const;
   return (
     <Card>
       <h2 className="text-lg font-bold">Viewing-as log</h2>
@@ -109,7 +117,12 @@ function ImpersonationAudit() {
                   <td className="py-2 pr-4">{row.actor.name}</td>
                   <td className="py-2 pr-4">{row.target.name}</td>
                   <td className="py-2 pr-4">{actions[row.action]}</td>
-                  <td className="py-2 pr-4">{row.reason ?? "—"}</td>
+                  <td className="py-2 pr-4">
+                    {row.reason ?? "—"}
+                    {row.detail && (
+                      <span className="block text-xs text-slate-600 dark:text-slate-300">{row.detail}</span>
+                    )}
+                  </td>
                   <td className="py-2 font-mono text-xs">{row.ipAddress ?? "—"}</td>
                 </tr>
               ))}
