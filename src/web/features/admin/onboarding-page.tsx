@@ -466,6 +466,7 @@ function GuardiansStep({
   errors: FieldErrors;
   onChange: (guardians: GuardianDraft[]) => void;
 }) {
+  const { activeRole } = useAuth();
   const isFull = guardians.length >= MAX_GUARDIANS;
   const replace = (key: string, changes: Partial<GuardianDraft>) =>
     onChange(
@@ -478,6 +479,8 @@ function GuardiansStep({
       <p className="text-sm text-slate-600 dark:text-slate-300">
         Add new parents or guardians (each gets an account), link ones already in Dash, or skip this step. Up
         to {MAX_GUARDIANS}.
+        {activeRole === "teacher" &&
+          " An administrator confirms links to parents and guardians who are already in Dash before they see the student."}
       </p>
       {guardians.length > 0 && (
         <ul className="space-y-3" aria-label="Parents and guardians to add">
