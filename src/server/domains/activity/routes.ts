@@ -22,14 +22,15 @@ import { readJsonBody, readQuery } from "../../lib/validation";
 import { canSeeStudent, childIdsOfAgent, studentIdsOfGuide } from "../rostering/scope";
 import { authenticateAppKey, createApp, createKey, listApps, listKeys, revokeKey, updateApp } from "./apps";
 import { readCaliperEvent } from "./caliper";
-import { ingestActivity } from "./ingest";
+import { ingestActivity, ingestLimitsFromEnv } from "./ingest";
 import { learningMetrics } from "./metrics";
 import { learningSettings, saveLearningSettings } from "./settings";
 import { appFreshness, schoolSummaries, studentSummaries, summariesOf } from "./summaries";
 import { awardManualXp, MAX_HEATMAP_DAYS, xpDay, xpHeatmap, xpHistory } from "./xp";
 
 /** Learning apps post activity here with their API key (no session). */
-export function ingestRoutes({ db, auth }: AppDeps) {
+export function ingestRoutes({ db, auth, env }: AppDeps) {
+  const limits = ingestLimitsFromEnv(env);
   return new Hono<AppEnv & { Variables: { appId: string } }>()
     .use("*", async (c, next) => {
       const key = await authenticateAppKey(db, c.req.header("authorization"), auth.now());
@@ -43,13 +44,14 @@ export function ingestRoutes({ db, auth }: AppDeps) {
         c.get("appId"),
         events.map((fact) => ({ fact })),
         auth.now(),
+        limits,
       );
       return c.json(result);
     })
     .post("/caliper", async (c) => {
       const envelope = await readJsonBody(c, caliperEnvelopeSchema);
       return c.json(
-        await ingestActivity(db, c.get("appId"), envelope.data.map(readCaliperEvent), auth.now()),
+        await ingestActivity(db, c.get("appId"), envelope.data.map(readCaliperEvent), auth.now(), limits),
       );
     });
 }
