@@ -63,16 +63,12 @@ export function unstorableTextIn(value: unknown): string | null {
     if (typeof item.value === "string") {
       const problem = problemOf(item.value);
       if (problem) return `${where}: ${problem}`;
-    } else if (Array.isArray(item.value)) {
-      item.value.forEach((child, index) =>
-        pending.push({ value: child, path: item?.path ? `${item.path}.${index}` : String(index) }),
-      );
     } else if (typeof item.value === "object" && item.value !== null) {
+      // Arrays too: their entries are keyed by index.
       for (const [key, child] of Object.entries(item.value)) {
-        const path = item.path ? `${item.path}.${key}` : key;
         const keyProblem = problemOf(key);
         if (keyProblem) return `${where}: a field name ${keyProblem}`;
-        pending.push({ value: child, path });
+        pending.push({ value: child, path: item.path ? `${item.path}.${key}` : key });
       }
     }
   }

@@ -292,6 +292,62 @@ export const manualXpResponseSchema = z.object({
   isReplay: z.boolean(),
 });
 
+/** Events held for review: past the XP a student-day may be credited without a person's review. */
+export const HELD_EVENT_STATUSES = ["pending", "approved", "dismissed"] as const;
+
+export const heldEventsQuerySchema = z.object({
+  status: z.enum([...HELD_EVENT_STATUSES, "all"]).default("pending"),
+  studentId: z.string().trim().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const heldEventSchema = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  studentId: z.string(),
+  studentName: z.string(),
+  appName: z.string().nullable(),
+  subject: z.string(),
+  activityName: z.string().nullable(),
+  occurredAt: z.string(),
+  localDate: z.string(),
+  activeSeconds: z.number(),
+  totalQuestions: z.number(),
+  correctQuestions: z.number(),
+  /** The XP the event earns when approved. */
+  xp: z.number(),
+  xpExplanation: z.string(),
+  heldReason: z.string(),
+  status: z.enum(HELD_EVENT_STATUSES),
+  reviewerName: z.string().nullable(),
+  reviewNote: z.string().nullable(),
+  reviewedAt: z.string().nullable(),
+  receivedAt: z.string(),
+});
+export type HeldEvent = z.infer<typeof heldEventSchema>;
+
+export const heldEventsResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(heldEventSchema),
+  total: z.number(),
+});
+
+export const approveHeldEventSchema = z.object({
+  note: z.string().trim().max(500).optional(),
+});
+
+export const dismissHeldEventSchema = z.object({
+  reason: z.string().trim().min(3, "Give a reason of at least 3 characters").max(500),
+});
+
+export const heldEventResponseSchema = z.object({
+  success: z.literal(true),
+  data: heldEventSchema,
+  /** True when the event had already been decided this way: nothing changed. */
+  isReplay: z.boolean(),
+});
+
 /** One student's day for "why this number": `date` defaults to the student's today. */
 export const xpDayQuerySchema = z.object({
   studentId: z.string().trim().min(1, "studentId is required"),
@@ -331,6 +387,8 @@ export const xpDaySchema = z.object({
   date: z.string(),
   events: z.array(xpDayEventSchema),
   manual: z.array(xpHistoryEntrySchema),
+  /** Events of the day held for review: not in the totals unless approved. */
+  held: z.array(heldEventSchema),
   /** Per subject: XP from events, from manual entries, and the stored daily total the dashboards show. */
   totals: z.array(
     z.object({ subject: z.string(), eventXp: z.number(), manualXp: z.number(), totalXp: z.number() }),
