@@ -294,6 +294,7 @@ export const manualXpResponseSchema = z.object({
 
 /** Events held for review: past the XP a student-day may be credited without a person's review. */
 export const HELD_EVENT_STATUSES = ["pending", "approved", "dismissed"] as const;
+export type HeldEventStatus = (typeof HELD_EVENT_STATUSES)[number];
 
 export const heldEventsQuerySchema = z.object({
   status: z.enum([...HELD_EVENT_STATUSES, "all"]).default("pending"),

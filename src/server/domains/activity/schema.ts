@@ -13,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { HeldEventStatus } from "../../../shared/contracts/activity";
 
 /** Learning apps that report activity, registered by administrators. */
 export const learningApps = pgTable("learning_apps", {
@@ -151,8 +152,6 @@ export const dailyIngestTotals = pgTable(
   },
   (table) => [primaryKey({ columns: [table.studentSourcedId, table.localDate] })],
 );
-
-export type HeldEventStatus = "pending" | "approved" | "dismissed";
 
 /**
  * Events that would have taken a student-day past the XP it may earn without review: stored with
