@@ -156,8 +156,12 @@ function HeldEventRow({
           </p>
         )}
       </td>
-      <td className="py-3 pr-4 text-right font-semibold tabular-nums">{formatXp(event.xp)}</td>
-      <td className="py-3 pr-4">{event.heldReason.replace(/^Held for review: /, "")}</td>
+      <td className="py-3 pr-4 text-right font-semibold whitespace-nowrap tabular-nums">
+        {formatXp(event.xp)}
+      </td>
+      <td className="py-3 pr-4 first-letter:uppercase">
+        {event.heldReason.replace(/^Held for review: /, "")}
+      </td>
       <td className="py-3 pr-4">
         <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${badge.className}`}>
           {badge.label}
