@@ -21,6 +21,21 @@ describe("readEnv", () => {
     expect(env.PORT).toBe(8080);
   });
 
+  it("has the ingestion limits, each configurable within sense", () => {
+    expect(readEnv({})).toMatchObject({
+      INGEST_MAX_XP_PER_EVENT: 500,
+      INGEST_MAX_ACTIVE_SECONDS_PER_EVENT: 14_400,
+      INGEST_MAX_ACTIVE_SECONDS_PER_DAY: 86_400,
+      INGEST_MAX_AUTO_XP_PER_DAY: 2000,
+      INGEST_MAX_PAST_DAYS: 30,
+      INGEST_MAX_FUTURE_MINUTES: 5,
+    });
+    expect(readEnv({ INGEST_MAX_AUTO_XP_PER_DAY: "800" }).INGEST_MAX_AUTO_XP_PER_DAY).toBe(800);
+    expect(() => readEnv({ INGEST_MAX_ACTIVE_SECONDS_PER_DAY: "90000" })).toThrow(
+      /INGEST_MAX_ACTIVE_SECONDS_PER_DAY: a day has at most 86400 seconds/,
+    );
+  });
+
   it("fails fast with a readable message", () => {
     expect(() => readEnv({ PORT: "eighty", DATABASE_URL: "mysql://x" })).toThrow(
       /Invalid environment configuration:\n {2}PORT: .+\n {2}DATABASE_URL: DATABASE_URL must start with postgres/,

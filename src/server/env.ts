@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_INGEST_LIMITS } from "../shared/contracts/activity";
 import { DEMO_FIRST_SCHOOL_ID } from "./seed/demo-accounts";
 
 const booleanFlag = (fallback: boolean) =>
@@ -26,6 +27,22 @@ const envSchema = z.object({
   SUPPORT_URL: z.url().default("https://support.dash.school"),
   IMPERSONATION_MINUTES: z.coerce.number().int().positive().default(60),
   CLASS_LEADERBOARD_ORG: z.string().min(1).default(DEMO_FIRST_SCHOOL_ID),
+  INGEST_MAX_XP_PER_EVENT: z.coerce.number().positive().default(DEFAULT_INGEST_LIMITS.maxXpPerEvent),
+  INGEST_MAX_ACTIVE_SECONDS_PER_EVENT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(86_400)
+    .default(DEFAULT_INGEST_LIMITS.maxActiveSecondsPerEvent),
+  INGEST_MAX_ACTIVE_SECONDS_PER_DAY: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(86_400, "a day has at most 86400 seconds")
+    .default(DEFAULT_INGEST_LIMITS.maxActiveSecondsPerDay),
+  INGEST_MAX_AUTO_XP_PER_DAY: z.coerce.number().positive().default(DEFAULT_INGEST_LIMITS.maxAutoXpPerDay),
+  INGEST_MAX_PAST_DAYS: z.coerce.number().int().positive().default(DEFAULT_INGEST_LIMITS.maxPastDays),
+  INGEST_MAX_FUTURE_MINUTES: z.coerce.number().int().min(0).default(DEFAULT_INGEST_LIMITS.maxFutureMinutes),
 });
 
 export type Env = z.output<typeof envSchema>;

@@ -4,6 +4,29 @@ import { isTimeZone } from "../time-zone";
 
 export const MAX_EVENTS_PER_REQUEST = 1000;
 
+/**
+ * How much one event and one student-day may plausibly carry. Past the per-event and per-day
+ * time limits and outside the time window an event is rejected; past the XP a day may be credited
+ * without review it is held for a person to approve. The server's are set in its environment.
+ */
+export interface IngestLimits {
+  maxXpPerEvent: number;
+  maxActiveSecondsPerEvent: number;
+  maxActiveSecondsPerDay: number;
+  maxAutoXpPerDay: number;
+  maxPastDays: number;
+  maxFutureMinutes: number;
+}
+
+export const DEFAULT_INGEST_LIMITS: IngestLimits = {
+  maxXpPerEvent: 500,
+  maxActiveSecondsPerEvent: 4 * 3600,
+  maxActiveSecondsPerDay: 86_400,
+  maxAutoXpPerDay: 2000,
+  maxPastDays: 30,
+  maxFutureMinutes: 5,
+};
+
 const seconds = z.number().int("must be whole seconds").min(0).max(86_400).default(0);
 const count = z.number().int().min(0).max(100_000).default(0);
 
@@ -59,6 +82,16 @@ export const ingestResultSchema = z.object({
   accepted: z.array(z.object({ index: z.number(), eventId: z.string(), xp: z.number() })),
   duplicates: z.array(z.object({ index: z.number(), eventId: z.string() })),
   rejected: z.array(z.object({ index: z.number(), eventId: z.string().nullable(), reason: z.string() })),
+  /** Stored but not credited: past the XP a day may earn without review, until a person approves. */
+  held: z.array(
+    z.object({
+      index: z.number(),
+      eventId: z.string(),
+      heldId: z.string(),
+      xp: z.number(),
+      reason: z.string(),
+    }),
+  ),
 });
 export type IngestResult = z.infer<typeof ingestResultSchema>;
 
@@ -89,7 +122,9 @@ export const manualXpRequestSchema = z.object({
     .number()
     .refine((value) => value !== 0, "The amount cannot be zero")
     .refine((value) => Math.abs(value) <= 500, "At most 500 XP at a time")
-    .refine((value) => Number.isInteger(value * 100), "At most two decimals"),
+    // Hundredths are not exact in binary (0.29 * 100 is 28.999…), so compare with a tolerance far
+    // below a hundredth and far above the rounding error.
+    .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, "At most two decimals"),
   subject: z.string().trim().min(1, "Choose a subject").max(100),
   reason: z.string().trim().min(3, "Give a reason of at least 3 characters").max(500),
   /** Sent again with a retried request, so it counts once. */
@@ -257,6 +292,63 @@ export const manualXpResponseSchema = z.object({
   isReplay: z.boolean(),
 });
 
+/** Events held for review: past the XP a student-day may be credited without a person's review. */
+export const HELD_EVENT_STATUSES = ["pending", "approved", "dismissed"] as const;
+export type HeldEventStatus = (typeof HELD_EVENT_STATUSES)[number];
+
+export const heldEventsQuerySchema = z.object({
+  status: z.enum([...HELD_EVENT_STATUSES, "all"]).default("pending"),
+  studentId: z.string().trim().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const heldEventSchema = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  studentId: z.string(),
+  studentName: z.string(),
+  appName: z.string().nullable(),
+  subject: z.string(),
+  activityName: z.string().nullable(),
+  occurredAt: z.string(),
+  localDate: z.string(),
+  activeSeconds: z.number(),
+  totalQuestions: z.number(),
+  correctQuestions: z.number(),
+  /** The XP the event earns when approved. */
+  xp: z.number(),
+  xpExplanation: z.string(),
+  heldReason: z.string(),
+  status: z.enum(HELD_EVENT_STATUSES),
+  reviewerName: z.string().nullable(),
+  reviewNote: z.string().nullable(),
+  reviewedAt: z.string().nullable(),
+  receivedAt: z.string(),
+});
+export type HeldEvent = z.infer<typeof heldEventSchema>;
+
+export const heldEventsResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(heldEventSchema),
+  total: z.number(),
+});
+
+export const approveHeldEventSchema = z.object({
+  note: z.string().trim().max(500).optional(),
+});
+
+export const dismissHeldEventSchema = z.object({
+  reason: z.string().trim().min(3, "Give a reason of at least 3 characters").max(500),
+});
+
+export const heldEventResponseSchema = z.object({
+  success: z.literal(true),
+  data: heldEventSchema,
+  /** True when the event had already been decided this way: nothing changed. */
+  isReplay: z.boolean(),
+});
+
 /** One student's day for "why this number": `date` defaults to the student's today. */
 export const xpDayQuerySchema = z.object({
   studentId: z.string().trim().min(1, "studentId is required"),
@@ -296,6 +388,8 @@ export const xpDaySchema = z.object({
   date: z.string(),
   events: z.array(xpDayEventSchema),
   manual: z.array(xpHistoryEntrySchema),
+  /** Events of the day held for review: not in the totals unless approved. */
+  held: z.array(heldEventSchema),
   /** Per subject: XP from events, from manual entries, and the stored daily total the dashboards show. */
   totals: z.array(
     z.object({ subject: z.string(), eventXp: z.number(), manualXp: z.number(), totalXp: z.number() }),

@@ -65,7 +65,7 @@ describe("ingestion with an app key", () => {
     ).toEqual([
       [2, "correctQuestions: correctQuestions cannot exceed totalQuestions"],
       [3, "Unknown student: no active student has this id or email"],
-      [5, "occurredAt: is in the future"],
+      [5, "occurredAt: is in the future (more than 5 minutes ahead of the server's clock)"],
       [6, expect.stringContaining("subject")],
       [7, expect.stringContaining("event")],
     ]);

@@ -1,3 +1,4 @@
+import { unstorableTextIn } from "../../lib/validation";
 import type { IngestItem } from "./ingest";
 
 /**
@@ -14,12 +15,18 @@ const text = (value: unknown): string | undefined =>
 const number = (value: unknown): number | undefined =>
   typeof value === "number" && Number.isFinite(value) ? value : undefined;
 
-/** The last path segment of an IRI such as `https://…/users/<id>`, or the id itself. */
-function idFromIri(value: string): string {
+/**
+ * The last path segment of an IRI such as `https://…/users/<id>`, or the id itself; null when its
+ * percent-escapes do not decode (`%ZZ`, a cut-off `%E0%A4%A`).
+ */
+function idFromIri(value: string): string | null {
   const match = /\/([^/?#]+)\/?(?:[?#].*)?$/.exec(value);
-  return match?.[1] && /^https?:\/\//.test(value)
-    ? decodeURIComponent(match[1])
-    : value.replace(/^urn:uuid:/, "");
+  if (!match?.[1] || !/^https?:\/\//.test(value)) return value.replace(/^urn:uuid:/, "");
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return null;
+  }
 }
 
 /** `items` of a generated metrics collection, as type → value. */
@@ -48,6 +55,8 @@ const SUPPORTED = [
 export function readCaliperEvent(event: unknown): IngestItem {
   if (!isObject(event)) return { eventId: null, reason: "An event must be a JSON object" };
   const eventId = text(event.id) ?? null;
+  const unstorable = unstorableTextIn(event);
+  if (unstorable) return { eventId, reason: unstorable };
   const type = text(event.type);
   if (!type || !SUPPORTED.includes(type)) {
     return { eventId, reason: `Unsupported event type ${type ?? "(none)"}: send ${SUPPORTED.join(", ")}` };
@@ -63,9 +72,15 @@ export function readCaliperEvent(event: unknown): IngestItem {
   const metrics = metricItems(event.generated);
   const generated = isObject(event.generated) ? event.generated : {};
 
+  const ownId = eventId ? idFromIri(eventId) : undefined;
+  const studentId = actorId ? idFromIri(actorId) : undefined;
+  if (ownId === null) return { eventId, reason: "id: is not a valid IRI (a percent-escape does not decode)" };
+  if (studentId === null)
+    return { eventId, reason: "actor.id: is not a valid IRI (a percent-escape does not decode)" };
+
   const fact: Record<string, unknown> = {
-    eventId: eventId ? idFromIri(eventId) : undefined,
-    studentId: actorId ? idFromIri(actorId) : undefined,
+    eventId: ownId,
+    studentId,
     email: isObject(actor) ? text(actor.email) : undefined,
     occurredAt: event.eventTime,
     subject: text(object.subject) ?? text(extensions.subject),

@@ -4,7 +4,8 @@ import { createTestApp, type TestApp } from "../../test/harness";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  // These tests report activity on fixed dates before any seeded day, further back than apps may.
+  t = await createTestApp({ env: { INGEST_MAX_PAST_DAYS: "36500" } });
   // Saturday 2026-11-14 has no seeded school activity: a 20-minute Math activity ending 09:30 in New York and,
   // after a pause, a Reading one.
   const events = [

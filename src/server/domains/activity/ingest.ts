@@ -1,12 +1,44 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type ActivityFact, activityFactSchema, type IngestResult } from "../../../shared/contracts/activity";
+import {
+  type ActivityFact,
+  activityFactSchema,
+  DEFAULT_INGEST_LIMITS,
+  type IngestLimits,
+  type IngestResult,
+} from "../../../shared/contracts/activity";
 import { localDateOf } from "../../../shared/time-zone";
 import { computeXp } from "../../../shared/xp-rules";
 import { type Database, queryRows } from "../../db/client";
+import type { Env } from "../../env";
+import { unstorableTextIn } from "../../lib/validation";
 import { xpRulesOf } from "./settings";
 
-/** Events may arrive a little ahead of the server's clock, never from the future. */
-const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+export function ingestLimitsFromEnv(env: Env): IngestLimits {
+  return {
+    maxXpPerEvent: env.INGEST_MAX_XP_PER_EVENT,
+    maxActiveSecondsPerEvent: env.INGEST_MAX_ACTIVE_SECONDS_PER_EVENT,
+    maxActiveSecondsPerDay: env.INGEST_MAX_ACTIVE_SECONDS_PER_DAY,
+    maxAutoXpPerDay: env.INGEST_MAX_AUTO_XP_PER_DAY,
+    maxPastDays: env.INGEST_MAX_PAST_DAYS,
+    maxFutureMinutes: env.INGEST_MAX_FUTURE_MINUTES,
+  };
+}
+
+/** Why an event's own figures are not believable, or null: checked before any student-day is read. */
+function implausibility(fact: ActivityFact, now: Date, limits: IngestLimits): string | null {
+  const occurredAt = new Date(fact.occurredAt).getTime();
+  if (occurredAt > now.getTime() + limits.maxFutureMinutes * 60_000)
+    return `occurredAt: is in the future (more than ${limits.maxFutureMinutes} minutes ahead of the server's clock)`;
+  if (occurredAt < now.getTime() - limits.maxPastDays * 86_400_000)
+    return `occurredAt: is more than ${limits.maxPastDays} days in the past`;
+  const xpField = fact.expectedXp !== undefined ? "expectedXp" : "xpEarned";
+  const xp = fact.expectedXp ?? fact.xpEarned ?? 0;
+  if (xp > limits.maxXpPerEvent)
+    return `${xpField}: ${xp} XP is more than one event may carry (at most ${limits.maxXpPerEvent})`;
+  if (fact.activeSeconds > limits.maxActiveSecondsPerEvent)
+    return `activeSeconds: ${fact.activeSeconds} seconds is more than one event may report (at most ${limits.maxActiveSecondsPerEvent})`;
+  return null;
+}
 
 type Candidate = { index: number; fact: ActivityFact };
 
@@ -43,15 +75,18 @@ async function findStudents(db: Database, facts: ActivityFact[]) {
 /**
  * Stores a batch of activity events from one app. Each event is checked on its own: good ones are
  * stored even when others are bad, an event id the app sent before is a duplicate, and unknown
- * students are rejected. XP, the ledger and the daily totals are written in the same transaction.
+ * students and implausible figures are rejected. Events past the XP a student-day may earn
+ * without review are held for a person to approve. XP, the ledger, the daily totals and the held
+ * events are written in one transaction.
  */
 export async function ingestActivity(
   db: Database,
   appId: string,
   items: readonly IngestItem[],
   now: Date = new Date(),
+  limits: IngestLimits = DEFAULT_INGEST_LIMITS,
 ): Promise<IngestResult> {
-  const result: IngestResult = { accepted: [], duplicates: [], rejected: [] };
+  const result: IngestResult = { accepted: [], duplicates: [], rejected: [], held: [] };
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
 
@@ -60,16 +95,23 @@ export async function ingestActivity(
       result.rejected.push({ index, eventId: item.eventId, reason: item.reason });
       return;
     }
-    const parsed = activityFactSchema.safeParse(item.fact);
     const claimedId = (item.fact as { eventId?: unknown } | null)?.eventId;
     const eventId = typeof claimedId === "string" ? claimedId : null;
+    // PostgreSQL cannot store these strings at all; caught here, they cost one event, not the batch.
+    const unstorable = unstorableTextIn(item.fact);
+    if (unstorable) {
+      result.rejected.push({ index, eventId, reason: unstorable });
+      return;
+    }
+    const parsed = activityFactSchema.safeParse(item.fact);
+    const problem = parsed.success ? implausibility(parsed.data, now, limits) : null;
     if (!parsed.success) {
       const reason = parsed.error.issues
         .map((issue) => `${issue.path.join(".") || "event"}: ${issue.message}`)
         .join("; ");
       result.rejected.push({ index, eventId, reason });
-    } else if (new Date(parsed.data.occurredAt).getTime() > now.getTime() + MAX_CLOCK_SKEW_MS) {
-      result.rejected.push({ index, eventId, reason: "occurredAt: is in the future" });
+    } else if (problem) {
+      result.rejected.push({ index, eventId, reason: problem });
     } else if (seen.has(parsed.data.eventId)) {
       result.duplicates.push({ index, eventId: parsed.data.eventId });
     } else {
@@ -115,13 +157,207 @@ export async function ingestActivity(
   });
   if (rows.length === 0) return sortResult(result);
 
-  const stored = await storeEvents(db, appId, rows, now);
-  for (const row of rows) {
-    if (stored.has(row.fact.eventId))
-      result.accepted.push({ index: row.index, eventId: row.fact.eventId, xp: row.award.xp });
-    else result.duplicates.push({ index: row.index, eventId: row.fact.eventId });
-  }
+  const outcomes = await db.transaction((tx) =>
+    storeBatch(tx as unknown as Database, appId, rows, now, limits),
+  );
+  rows.forEach((row, position) => {
+    const outcome = outcomes[position] as Outcome;
+    const eventId = row.fact.eventId;
+    if (outcome.kind === "accepted") result.accepted.push({ index: row.index, eventId, xp: row.award.xp });
+    else if (outcome.kind === "held")
+      result.held.push({
+        index: row.index,
+        eventId,
+        heldId: outcome.heldId,
+        xp: row.award.xp,
+        reason: outcome.reason,
+      });
+    else if (outcome.kind === "rejected")
+      result.rejected.push({ index: row.index, eventId, reason: outcome.reason });
+    else result.duplicates.push({ index: row.index, eventId });
+  });
   return sortResult(result);
+}
+
+type Outcome =
+  | { kind: "accepted" | "duplicate" }
+  | { kind: "rejected"; reason: string }
+  | { kind: "held"; heldId: string; reason: string };
+
+interface DayTotals {
+  student: string;
+  day: string;
+  activeSeconds: number;
+  autoCreditedXp: number;
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/**
+ * Checks the batch against its student-days and writes it, inside the caller's transaction. The
+ * student-days' rows in daily_ingest_totals are created (from what is already recorded) and
+ * locked first, in key order, so a concurrent batch for the same student-day waits for this one
+ * and then sees its figures. Answers each row's outcome, in the order of `rows`.
+ */
+async function storeBatch(
+  tx: Database,
+  appId: string,
+  rows: ScoredEvent[],
+  now: Date,
+  limits: IngestLimits,
+): Promise<Outcome[]> {
+  const keyOf = (student: string, day: string) => `${student}|${day}`;
+  const days = [
+    ...new Map(
+      rows.map((row) => [
+        keyOf(row.student.sourcedId, row.localDate),
+        { student: row.student.sourcedId, day: row.localDate },
+      ]),
+    ).values(),
+  ];
+  const dayList = JSON.stringify(days);
+  await tx.execute(
+    sql`insert into daily_ingest_totals (student_sourced_id, local_date, active_seconds, auto_credited_xp)
+        select d.student, d.day,
+          coalesce((select sum(m.active_seconds) from daily_student_metrics m
+                    where m.student_sourced_id = d.student and m.local_date = d.day), 0),
+          coalesce((select sum(l.amount) from xp_ledger l
+                    where l.student_sourced_id = d.student and l.local_date = d.day and l.source = 'activity'
+                      and l.actor_sourced_id is null and l.amount > 0), 0)
+        from jsonb_to_recordset(${dayList}::jsonb) as d(student text, day date)
+        order by d.student, d.day
+        on conflict (student_sourced_id, local_date) do nothing`,
+  );
+  const locked = await queryRows<{
+    student: string;
+    day: string;
+    activeSeconds: number;
+    autoCreditedXp: string;
+  }>(
+    tx,
+    sql`select student_sourced_id as student, to_char(local_date, 'YYYY-MM-DD') as day,
+          active_seconds as "activeSeconds", auto_credited_xp as "autoCreditedXp"
+        from daily_ingest_totals
+        where (student_sourced_id, local_date) in
+          (select d.student, d.day from jsonb_to_recordset(${dayList}::jsonb) as d(student text, day date))
+        order by student_sourced_id, local_date
+        for update`,
+  );
+  const planned = new Map<string, DayTotals>(
+    locked.map((row) => [
+      keyOf(row.student, row.day),
+      { ...row, autoCreditedXp: Number(row.autoCreditedXp) },
+    ]),
+  );
+  const final = new Map([...planned].map(([key, totals]) => [key, { ...totals }]));
+
+  const known = await queryRows<{ eventId: string }>(
+    tx,
+    sql`with ids as (select jsonb_array_elements_text(${JSON.stringify(rows.map((row) => row.fact.eventId))}::jsonb) as id)
+        select event_id as "eventId" from activity_events where app_id = ${appId}::uuid and event_id in (select id from ids)
+        union select event_id from held_activity_events where app_id = ${appId}::uuid and event_id in (select id from ids)`,
+  );
+  const knownIds = new Set(known.map((row) => row.eventId));
+
+  const decisions: Outcome[] = rows.map((row) => {
+    if (knownIds.has(row.fact.eventId)) return { kind: "duplicate" };
+    const totals = planned.get(keyOf(row.student.sourcedId, row.localDate)) as DayTotals;
+    if (totals.activeSeconds + row.fact.activeSeconds > limits.maxActiveSecondsPerDay)
+      return {
+        kind: "rejected",
+        reason: `activeSeconds: the student's day ${row.localDate} would have more than ${limits.maxActiveSecondsPerDay} active seconds (${totals.activeSeconds} already recorded)`,
+      };
+    totals.activeSeconds += row.fact.activeSeconds;
+    if (row.award.xp > 0 && totals.autoCreditedXp + row.award.xp > limits.maxAutoXpPerDay)
+      return {
+        kind: "held",
+        heldId: "",
+        reason: `Held for review: the XP credited without review on ${row.localDate} would pass ${limits.maxAutoXpPerDay} (${round2(totals.autoCreditedXp)} already credited)`,
+      };
+    totals.autoCreditedXp = round2(totals.autoCreditedXp + Math.max(row.award.xp, 0));
+    return { kind: "accepted" };
+  });
+
+  const stored = await storeEvents(
+    tx,
+    appId,
+    rows.filter((_, position) => decisions[position]?.kind === "accepted"),
+    now,
+  );
+  const heldIds = await storeHeldEvents(
+    tx,
+    appId,
+    rows.flatMap((row, position) => {
+      const decision = decisions[position] as Outcome;
+      return decision.kind === "held" ? [{ ...row, heldReason: decision.reason }] : [];
+    }),
+    now,
+  );
+
+  // The stored totals follow what was written: an event another batch stored first is a duplicate.
+  const outcomes = rows.map((row, position): Outcome => {
+    const decision = decisions[position] as Outcome;
+    const totals = final.get(keyOf(row.student.sourcedId, row.localDate)) as DayTotals;
+    if (decision.kind === "accepted") {
+      if (!stored.has(row.fact.eventId)) return { kind: "duplicate" };
+      totals.activeSeconds += row.fact.activeSeconds;
+      totals.autoCreditedXp = round2(totals.autoCreditedXp + Math.max(row.award.xp, 0));
+    } else if (decision.kind === "held") {
+      const heldId = heldIds.get(row.fact.eventId);
+      if (!heldId) return { kind: "duplicate" };
+      totals.activeSeconds += row.fact.activeSeconds;
+      return { ...decision, heldId };
+    }
+    return decision;
+  });
+  await tx.execute(
+    sql`update daily_ingest_totals t set active_seconds = d.active_seconds, auto_credited_xp = d.auto_credited_xp
+        from jsonb_to_recordset(${JSON.stringify(
+          [...final.values()].map((totals) => ({
+            student: totals.student,
+            day: totals.day,
+            active_seconds: totals.activeSeconds,
+            auto_credited_xp: totals.autoCreditedXp,
+          })),
+        )}::jsonb) as d(student text, day date, active_seconds int, auto_credited_xp numeric)
+        where t.student_sourced_id = d.student and t.local_date = d.day`,
+  );
+  return outcomes;
+}
+
+/** Writes the held events of a batch; answers their ids by event id (replays are left out). */
+async function storeHeldEvents(
+  tx: Database,
+  appId: string,
+  rows: (ScoredEvent & { heldReason: string })[],
+  now: Date,
+): Promise<Map<string, string>> {
+  if (rows.length === 0) return new Map();
+  const batch = rows.map(({ fact, student, award, occurredAt, localDate, heldReason }) => ({
+    event_id: fact.eventId,
+    student_sourced_id: student.sourcedId,
+    occurred_at: occurredAt.toISOString(),
+    local_date: localDate,
+    subject: fact.subject,
+    activity_name: fact.activityName ?? null,
+    fact,
+    xp: award.xp,
+    xp_explanation: award.explanation,
+    held_reason: heldReason,
+  }));
+  const inserted = await queryRows<{ id: string; eventId: string }>(
+    tx,
+    sql`insert into held_activity_events (app_id, event_id, student_sourced_id, occurred_at, local_date, subject,
+          activity_name, fact, xp, xp_explanation, held_reason, received_at)
+        select ${appId}::uuid, event_id, student_sourced_id, occurred_at, local_date, subject, activity_name, fact, xp,
+          xp_explanation, held_reason, ${now}::timestamptz
+        from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as b(event_id text, student_sourced_id text,
+          occurred_at timestamptz, local_date date, subject text, activity_name text, fact jsonb, xp numeric,
+          xp_explanation text, held_reason text)
+        on conflict (app_id, event_id) do nothing
+        returning id, event_id as "eventId"`,
+  );
+  return new Map(inserted.map((row) => [row.eventId, row.id]));
 }
 
 interface ScoredEvent {
@@ -144,6 +380,7 @@ async function storeEvents(
   rows: ScoredEvent[],
   now: Date,
 ): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
   const batch = rows.map(({ fact, student, award, occurredAt, localDate }) => ({
     event_id: fact.eventId,
     student_sourced_id: student.sourcedId,
@@ -228,5 +465,6 @@ function sortResult(result: IngestResult): IngestResult {
     accepted: result.accepted.sort(byIndex),
     duplicates: result.duplicates.sort(byIndex),
     rejected: result.rejected.sort(byIndex),
+    held: result.held.sort(byIndex),
   };
 }

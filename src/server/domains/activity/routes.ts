@@ -2,8 +2,11 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import {
   activityBatchSchema,
+  approveHeldEventSchema,
   caliperEnvelopeSchema,
+  dismissHeldEventSchema,
   heatmapRequestSchema,
+  heldEventsQuerySchema,
   learningMetricsQuerySchema,
   learningSettingsSchema,
   manualXpRequestSchema,
@@ -22,14 +25,16 @@ import { readJsonBody, readQuery } from "../../lib/validation";
 import { canSeeStudent, studentIdsInReach } from "../rostering/scope";
 import { authenticateAppKey, createApp, createKey, listApps, listKeys, revokeKey, updateApp } from "./apps";
 import { readCaliperEvent } from "./caliper";
-import { ingestActivity } from "./ingest";
+import { ingestActivity, ingestLimitsFromEnv } from "./ingest";
 import { learningMetrics } from "./metrics";
+import { approveHeldEvent, dismissHeldEvent, listHeldEvents } from "./review";
 import { learningSettings, saveLearningSettings } from "./settings";
 import { appFreshness, schoolSummaries, studentSummaries, summariesOf } from "./summaries";
 import { awardManualXp, MAX_HEATMAP_DAYS, xpDay, xpHeatmap, xpHistory } from "./xp";
 
 /** Learning apps post activity here with their API key (no session). */
-export function ingestRoutes({ db, auth }: AppDeps) {
+export function ingestRoutes({ db, auth, env }: AppDeps) {
+  const limits = ingestLimitsFromEnv(env);
   return new Hono<AppEnv & { Variables: { appId: string } }>()
     .use("*", async (c, next) => {
       const key = await authenticateAppKey(db, c.req.header("authorization"), auth.now());
@@ -43,13 +48,14 @@ export function ingestRoutes({ db, auth }: AppDeps) {
         c.get("appId"),
         events.map((fact) => ({ fact })),
         auth.now(),
+        limits,
       );
       return c.json(result);
     })
     .post("/caliper", async (c) => {
       const envelope = await readJsonBody(c, caliperEnvelopeSchema);
       return c.json(
-        await ingestActivity(db, c.get("appId"), envelope.data.map(readCaliperEvent), auth.now()),
+        await ingestActivity(db, c.get("appId"), envelope.data.map(readCaliperEvent), auth.now(), limits),
       );
     });
 }
@@ -62,16 +68,20 @@ const historyQuerySchema = z.object({
 
 const ADMIN = ["administrator"] as const;
 
-/** App and key ids are UUIDs: anything else names nothing, so it is a 404 rather than a database error. */
-function idParam(c: Context, name: "appId" | "keyId"): string {
+const NOT_FOUND_MESSAGES = {
+  appId: "No learning app has this id",
+  keyId: "No API key has this id",
+  heldId: "No held event has this id",
+};
+
+/** These ids are UUIDs: anything else names nothing, so it is a 404 rather than a database error. */
+function idParam(c: Context, name: keyof typeof NOT_FOUND_MESSAGES): string {
   const value = c.req.param(name) ?? "";
-  if (!z.uuid().safeParse(value).success)
-    throw new AppError(
-      "not_found",
-      name === "appId" ? "No learning app has this id" : "No API key has this id",
-    );
+  if (!z.uuid().safeParse(value).success) throw new AppError("not_found", NOT_FOUND_MESSAGES[name]);
   return value;
 }
+
+const REVIEWERS = ["administrator", "teacher"] as const;
 
 export function activityRoutes({ db, auth }: AppDeps) {
   const forbidden = () => new AppError("forbidden", "You do not have access to this student");
@@ -156,6 +166,29 @@ export function activityRoutes({ db, auth }: AppDeps) {
         if (!(await canSeeStudent(db, actor, input.studentId))) throw forbidden();
         const { entry, isReplay } = await awardManualXp(db, actor, input, auth.now());
         return c.json({ success: true, data: entry, isReplay }, isReplay ? 200 : 201);
+      })
+      .get("/xp/held", async (c) => {
+        const actor = requireActiveRole(c, REVIEWERS, "review events held for review");
+        const query = readQuery(c, heldEventsQuerySchema);
+        return c.json({ success: true, ...(await listHeldEvents(db, actor, query)) });
+      })
+      .post("/xp/held/:heldId/approve", async (c) => {
+        const actor = requireActiveRole(c, REVIEWERS, "review events held for review");
+        const { note } = await readJsonBody(c, approveHeldEventSchema);
+        const { event, isReplay } = await approveHeldEvent(db, actor, idParam(c, "heldId"), note, auth.now());
+        return c.json({ success: true, data: event, isReplay });
+      })
+      .post("/xp/held/:heldId/dismiss", async (c) => {
+        const actor = requireActiveRole(c, REVIEWERS, "review events held for review");
+        const { reason } = await readJsonBody(c, dismissHeldEventSchema);
+        const { event, isReplay } = await dismissHeldEvent(
+          db,
+          actor,
+          idParam(c, "heldId"),
+          reason,
+          auth.now(),
+        );
+        return c.json({ success: true, data: event, isReplay });
       })
       .get("/students/:studentId/home", async (c) => {
         const actor = currentActor(c);

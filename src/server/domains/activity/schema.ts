@@ -4,6 +4,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -12,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { HeldEventStatus } from "../../../shared/contracts/activity";
 
 /** Learning apps that report activity, registered by administrators. */
 export const learningApps = pgTable("learning_apps", {
@@ -129,6 +131,58 @@ export const dailyStudentMetrics = pgTable(
   },
   (table) => [
     primaryKey({ columns: [table.studentSourcedId, table.localDate, table.subject, table.appKey] }),
+  ],
+);
+
+/**
+ * Per student and day (their own calendar): the active seconds recorded and the XP credited
+ * without a person's review, the figures the plausibility caps are checked against. A batch locks
+ * the rows of its student-days while it checks and writes, so concurrent batches cannot together
+ * pass a cap. Held events count their seconds here while pending or approved.
+ */
+export const dailyIngestTotals = pgTable(
+  "daily_ingest_totals",
+  {
+    studentSourcedId: text("student_sourced_id").notNull(),
+    localDate: date("local_date").notNull(),
+    activeSeconds: integer("active_seconds").notNull().default(0),
+    autoCreditedXp: numeric("auto_credited_xp", { precision: 12, scale: 2, mode: "number" })
+      .notNull()
+      .default(0),
+  },
+  (table) => [primaryKey({ columns: [table.studentSourcedId, table.localDate] })],
+);
+
+/**
+ * Events that would have taken a student-day past the XP it may earn without review: stored with
+ * the XP they would earn and why they were held, credited only when a person approves them.
+ */
+export const heldActivityEvents = pgTable(
+  "held_activity_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    appId: uuid("app_id").notNull(),
+    eventId: text("event_id").notNull(),
+    studentSourcedId: text("student_sourced_id").notNull(),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
+    localDate: date("local_date").notNull(),
+    subject: text("subject").notNull(),
+    activityName: text("activity_name"),
+    /** The event as checked (Dash's plain form), so approval stores exactly what was reviewed. */
+    fact: jsonb("fact").notNull(),
+    xp: numeric("xp", { precision: 10, scale: 2, mode: "number" }).notNull(),
+    xpExplanation: text("xp_explanation").notNull(),
+    heldReason: text("held_reason").notNull(),
+    status: text("status").$type<HeldEventStatus>().notNull().default("pending"),
+    reviewerSourcedId: text("reviewer_sourced_id"),
+    reviewNote: text("review_note"),
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex("held_activity_events_app_event_idx").on(table.appId, table.eventId),
+    index("held_activity_events_status_idx").on(table.status, table.receivedAt),
+    index("held_activity_events_student_day_idx").on(table.studentSourcedId, table.localDate),
   ],
 );
 

@@ -6,7 +6,8 @@ import { createTestApp, type TestApp } from "../../test/harness";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  // These tests report activity on fixed dates before any seeded day, further back than apps may.
+  t = await createTestApp({ env: { INGEST_MAX_PAST_DAYS: "36500" } });
 });
 afterAll(() => t.close());
 

@@ -7,6 +7,7 @@ import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { users } from "../rostering/schema";
 import { upsertDailyTotals } from "./ingest";
+import { heldEventsOfDay } from "./review";
 import { activityEvents, learningApps, xpLedger } from "./schema";
 
 export const MAX_HEATMAP_DAYS = 731;
@@ -139,7 +140,7 @@ export async function xpDay(db: Database, studentId: string, date: string | unde
   const today = localDateOf(now, student.timezone);
   const day = date ?? today;
   const e = activityEvents;
-  const [events, manual, stored] = await Promise.all([
+  const [events, manual, stored, held] = await Promise.all([
     db
       .select({
         id: e.id,
@@ -179,6 +180,7 @@ export async function xpDay(db: Database, studentId: string, date: string | unde
       sql`select subject, sum(xp) as xp from daily_student_metrics
           where student_sourced_id = ${studentId} and local_date = ${day} group by subject`,
     ),
+    heldEventsOfDay(db, studentId, day),
   ]);
 
   const totals = new Map<string, { subject: string; eventXp: number; manualXp: number; totalXp: number }>();
@@ -209,6 +211,7 @@ export async function xpDay(db: Database, studentId: string, date: string | unde
       amount: Number(entry.amount),
       createdAt: new Date(entry.createdAt).toISOString(),
     })),
+    held,
     totals: [...totals.values()]
       .map((entry) => ({
         subject: entry.subject,

@@ -1,6 +1,9 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { z } from "zod";
 import {
+  type HeldEventStatus,
+  heldEventResponseSchema,
+  heldEventsResponseSchema,
   type LearningSettings,
   learningSettingsResponseSchema,
   type manualXpRequestSchema,
@@ -16,6 +19,7 @@ export const xpKeys = {
   history: (studentId: string, limit: number) => ["xp", "history", studentId, limit] as const,
   day: (studentId: string, date: string | undefined) => ["xp", "day", studentId, date ?? "today"] as const,
   studentSearch: (search: string) => ["users", "viewable", "students", search] as const,
+  held: (status: HeldEventStatus | "all") => ["xp", "held", status] as const,
 };
 
 /** People an administrator may look at, narrowed to students. */
@@ -71,4 +75,24 @@ export function saveLearningSettings(settings: LearningSettings) {
     method: "PUT",
     body: settings,
   });
+}
+
+/** Events held for review that the signed-in administrator or Guide may decide. */
+export const heldEventsQuery = (status: HeldEventStatus | "all") =>
+  queryOptions({
+    queryKey: xpKeys.held(status),
+    queryFn: ({ signal }) =>
+      apiFetch(`/api/xp/held?${new URLSearchParams({ status, limit: "200" })}`, heldEventsResponseSchema, {
+        signal,
+      }),
+  });
+
+export function approveHeldEvent(heldId: string, note: string) {
+  return apiFetch(`/api/xp/held/${heldId}/approve`, heldEventResponseSchema, {
+    body: note ? { note } : {},
+  });
+}
+
+export function dismissHeldEvent(heldId: string, reason: string) {
+  return apiFetch(`/api/xp/held/${heldId}/dismiss`, heldEventResponseSchema, { body: { reason } });
 }

@@ -4,6 +4,7 @@ import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
 import { homeKeys } from "../home/api";
 import { awardXp, xpKeys } from "./api";
+import { HeldForReview } from "./held-events";
 import { type PickedStudent, SELECT_CLASS, StudentPicker } from "./student-picker";
 import { formatXp, XpHistoryList } from "./xp-history";
 
@@ -225,6 +226,7 @@ export function ManualXpPage() {
           )}
         </Card>
       </div>
+      <HeldForReview />
     </div>
   );
 }
