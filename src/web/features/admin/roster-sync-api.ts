@@ -5,6 +5,7 @@ import {
   type ImportReport,
   importStreamLineSchema,
 } from "../../../shared/contracts/roster-bulk";
+import { csvText } from "../../../shared/csv";
 import { ApiRequestError } from "../../lib/http";
 
 export const ROSTER_EXPORT_URL = "/api/admin/roster/export";
@@ -82,11 +83,6 @@ function errorOf(request: XMLHttpRequest): ApiRequestError {
   }
 }
 
-const csvField = (value: string | number | null) => {
-  const text = value === null ? "" : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-};
-
 /** The report's problems as CSV, to fix the set in a spreadsheet. */
 export function problemsAsCsv(problems: readonly ImportProblem[]): string {
   const lines = [["severity", "file", "line", "column", "message", "rows"]];
@@ -100,5 +96,5 @@ export function problemsAsCsv(problems: readonly ImportProblem[]): string {
       String(problem.occurrences ?? 1),
     ]);
   }
-  return `${lines.map((cells) => cells.map(csvField).join(",")).join("\r\n")}\r\n`;
+  return csvText(lines);
 }
