@@ -14,7 +14,7 @@ import { AppError } from "../../../lib/errors";
 import { readQuery } from "../../../lib/validation";
 import { exportRosterZip } from "./export";
 import { importRosterSet } from "./import";
-import { openRosterSource, type RosterSource, SourceError } from "./source";
+import { openRosterSource, type RosterSource } from "./source";
 
 /** The import takes the .zip as its body, larger than the API's 1 MB limit: app.ts leaves this path to the route. */
 export const ROSTER_IMPORT_PATH = "/api/admin/roster/import";
@@ -67,13 +67,7 @@ export function rosterBulkRoutes({ db, logger }: AppDeps) {
       try {
         const file = path.join(folder, "upload.zip");
         await saveBody(c.req.raw.body, file);
-        try {
-          source = await openRosterSource(file);
-        } catch (error) {
-          if (error instanceof SourceError)
-            throw new AppError("bad_request", `${error.message}: upload a .zip of OneRoster CSV files`);
-          throw error;
-        }
+        source = await openRosterSource(file);
       } catch (error) {
         await release();
         throw error;
@@ -113,6 +107,11 @@ export function rosterBulkRoutes({ db, logger }: AppDeps) {
           logReport(report);
           await send({ type: "report", report });
         } catch (error) {
+          // A refused file (too large, damaged, hostile) is the uploader's to fix: say what it is.
+          if (error instanceof AppError) {
+            await send({ type: "error", message: error.message });
+            return;
+          }
           const requestId = c.get("requestId");
           logger.error("roster import failed", {
             requestId,
