@@ -22,7 +22,7 @@ export interface ImportListeners {
  */
 export function importRosterZip(
   file: File,
-  dryRun: boolean,
+  options: { dryRun: boolean; strict: boolean },
   listeners: ImportListeners,
 ): Promise<ImportReport> {
   return new Promise((resolve, reject) => {
@@ -45,7 +45,8 @@ export function importRosterZip(
       readUpTo = Math.max(readUpTo, end);
     };
 
-    request.open("POST", `/api/admin/roster/import?dryRun=${dryRun}`);
+    const query = new URLSearchParams({ dryRun: String(options.dryRun), strict: String(options.strict) });
+    request.open("POST", `/api/admin/roster/import?${query}`);
     request.setRequestHeader("Accept", "application/x-ndjson");
     request.setRequestHeader("Content-Type", "application/zip");
     request.upload.onprogress = (event) => {

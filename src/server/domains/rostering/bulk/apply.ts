@@ -121,7 +121,7 @@ class Applier {
       }
       const row = new RowReader(entry.name, record.line, header, record.fields, silent);
       const parsed = ROW_READERS[file](row, { isDelta });
-      if (!parsed) continue;
+      if (!parsed || this.plan.ids.isDropped(file, parsed.sourcedId)) continue;
       if (parsed.file === "roles" && parsed.key && !parsed.isRemoval)
         roleKeysInFile.add(roleKeyOf(parsed.key));
       (parsed.isRemoval ? removals : batch).push(parsed);

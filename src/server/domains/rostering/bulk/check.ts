@@ -261,12 +261,17 @@ class SetChecker {
           continue;
         }
         lines.set(parsed.sourcedId, parsed.isRemoval ? -record.line : record.line);
+        let isDropped = false;
         for (const reference of parsed.references) {
           // A reference inside the file waits for the end of the file: it may come later.
           if (reference.file === file) deferred.push({ reference, line: record.line });
-          else this.ids.checkReference(reference, { file: entry.name, line: record.line }, this.problems);
+          else {
+            const place = { file: entry.name, line: record.line };
+            isDropped ||= this.ids.checkReference(reference, place, this.problems) === "dropped";
+          }
         }
-        this.checkRow(parsed, row);
+        if (isDropped) this.ids.drop(file, parsed.sourcedId);
+        else this.checkRow(parsed, row);
       }
     } catch (error) {
       if (!(error instanceof CsvSyntaxError)) throw error;

@@ -49,7 +49,7 @@ export function rosterBulkRoutes({ db, logger }: AppDeps) {
   return new Hono<AppEnv>()
     .post("/import", async (c) => {
       const actor = requireActiveRole(c, ADMIN, "import the roster");
-      const { dryRun } = readQuery(c, rosterImportQuerySchema);
+      const { dryRun, strict } = readQuery(c, rosterImportQuerySchema);
       if (Number(c.req.header("content-length") ?? 0) > MAX_IMPORT_BYTES) {
         throw new AppError("payload_too_large", "The .zip is larger than 200 MB");
       }
@@ -73,11 +73,12 @@ export function rosterBulkRoutes({ db, logger }: AppDeps) {
         throw error;
       }
       const opened = source;
-      const options = { dryRun, protectUserId: actor.realUser.sourcedId };
+      const options = { dryRun, strict, protectUserId: actor.realUser.sourcedId };
       const logReport = (report: Awaited<ReturnType<typeof importRosterSet>>) =>
         logger.info("roster import", {
           by: actor.realUser.sourcedId,
           dryRun,
+          strict,
           applied: report.applied,
           errors: report.errorCount,
           files: report.files
