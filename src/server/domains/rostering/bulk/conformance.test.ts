@@ -109,7 +109,8 @@ describe.skipIf(!hasSets)("public OneRoster 1.2 sets", () => {
         file: "enrollments.csv",
         line: 5,
         column: "classSourcedId",
-        message: "The class cls-222-123478 is marked tobedeleted in classes.csv (line 3): this row is left out",
+        message:
+          "The class cls-222-123478 is marked tobedeleted in classes.csv (line 3): this row is left out",
         occurrences: 3,
       }),
     );
