@@ -198,7 +198,7 @@ function outcomeOf(report: ImportReport) {
   if (!report.ok && report.errorCount === 0) {
     return {
       tone: "error" as const,
-      text: `Nothing was imported: the set has ${report.warningCount} ${report.warningCount === 1 ? "warning" : "warnings"} and warnings were to refuse it. Fix them, or import without refusing warnings.`,
+      text: `Nothing was imported: the set has ${report.warningCount} ${report.warningCount === 1 ? "warning" : "warnings"}, and the import was set to refuse warnings. Fix them, or import without refusing warnings.`,
     };
   }
   if (!report.ok) {
