@@ -129,6 +129,35 @@ test("a set with errors shows each error with its place, and the list downloads 
   expect(csv).toContain("error,users.csv,4,enabledUser,yes is not true or false,1");
 });
 
+test("the strict checkbox refuses a set with warnings; without it the set is taken", async ({ page }) => {
+  await signInAs(page, "admin@dash.demo", "/app/admin/roster-sync");
+  // An org whose parent is outside the set: a warning, not an error.
+  const manifest = "propertyName,value\noneroster.version,1.2\nfile.orgs,delta\n";
+  const orgs =
+    "sourcedId,status,dateLastModified,name,type,identifier,parentSourcedId\n" +
+    "e2e-hill,active,2025-08-01T08:00:00Z,Hill School,school,HILL,e2e-elsewhere\n";
+  await chooseZip(page, "hill.zip", await zipOf({ "manifest.csv": manifest, "orgs.csv": orgs }));
+  const strict = page.getByRole("checkbox", { name: "Refuse the set if there are warnings" });
+  await strict.check();
+  const [request] = await Promise.all([
+    page.waitForRequest("**/api/admin/roster/import*"),
+    page.getByRole("button", { name: "Preview (dry run)" }).click(),
+  ]);
+  expect(new URL(request.url()).searchParams.get("strict")).toBe("true");
+  await expect(page.getByRole("status")).toHaveText(/Nothing was imported: the set has 1 warning/);
+  await expect(
+    page
+      .getByRole("table", { name: "Problems found in the set" })
+      .getByRole("row")
+      .filter({ hasText: "e2e-elsewhere" }),
+  ).toHaveText(/Warning\s*orgs\.csv\s*2\s*parentSourcedId/);
+  await page.screenshot({ path: `${SCREENS}/roster-sync-strict-1280.png`, fullPage: true });
+
+  await strict.uncheck();
+  await page.getByRole("button", { name: "Preview (dry run)" }).click();
+  await expect(page.getByRole("status")).toHaveText(/Preview: the set is valid/);
+});
+
 test("a file that is not a zip is refused with a readable message", async ({ page }) => {
   await signInAs(page, "admin@dash.demo", "/app/admin/roster-sync");
   await page.getByLabel("OneRoster set (.zip)").setInputFiles({

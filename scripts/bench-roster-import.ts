@@ -16,10 +16,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../src/server/db/client";
-import { csvField } from "../src/server/domains/rostering/bulk/export";
 import { importRosterFrom } from "../src/server/domains/rostering/bulk/import";
 import { COLUMNS, fileNameOf, type StoredFile } from "../src/server/domains/rostering/bulk/spec";
 import type { ImportReport } from "../src/shared/contracts/roster-bulk";
+import { csvLine } from "../src/shared/csv";
 import { killAllChildren, startChild } from "./bench-lib";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -49,7 +49,8 @@ type CsvRow = Record<string, string>;
 /** A CSV file written a line at a time, waiting when the disk is behind. */
 async function writeCsv(file: string, columns: readonly string[], rows: Iterable<CsvRow>) {
   const out = createWriteStream(file);
-  const line = (cells: string[]) => `${cells.map(csvField).join(",")}\n`;
+  // The set stands for an SIS export: exact values, as the OneRoster export writes them.
+  const line = (cells: string[]) => csvLine(cells, { mode: "exact" });
   out.write(line([...columns]));
   let count = 0;
   for (const row of rows) {

@@ -1,12 +1,16 @@
 import { z } from "zod";
 
-/** `POST /api/admin/roster/import?dryRun=true|false`: the body is the .zip itself. */
-export const rosterImportQuerySchema = z.object({
-  dryRun: z
-    .enum(["true", "false"], "dryRun must be true or false")
+const flag = (name: string) =>
+  z
+    .enum(["true", "false"], `${name} must be true or false`)
     .default("false")
-    .transform((value) => value === "true"),
-});
+    .transform((value) => value === "true");
+
+/**
+ * `POST /api/admin/roster/import?dryRun=true|false&strict=true|false`: the body is the .zip itself.
+ * `strict` refuses a set with warnings as well as one with errors.
+ */
+export const rosterImportQuerySchema = z.object({ dryRun: flag("dryRun"), strict: flag("strict") });
 
 /** How the manifest says to read a file; `skipped` for files Dash does not store or does not know. */
 export const FILE_MODES = ["bulk", "delta", "absent", "skipped"] as const;
@@ -37,9 +41,11 @@ export const importProblemSchema = z.object({
 export type ImportProblem = z.infer<typeof importProblemSchema>;
 
 export const importReportSchema = z.object({
-  /** True when the set had no errors. */
+  /** True when the set had no errors (and, in a strict import, no warnings). */
   ok: z.boolean(),
   dryRun: z.boolean(),
+  /** The import refused warnings as well as errors. */
+  strict: z.boolean(),
   /** True when the changes were written (no errors and not a dry run). */
   applied: z.boolean(),
   /** The OneRoster version the manifest declares (or that was inferred). */

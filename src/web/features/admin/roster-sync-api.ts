@@ -5,6 +5,7 @@ import {
   type ImportReport,
   importStreamLineSchema,
 } from "../../../shared/contracts/roster-bulk";
+import { csvText } from "../../../shared/csv";
 import { ApiRequestError } from "../../lib/http";
 
 export const ROSTER_EXPORT_URL = "/api/admin/roster/export";
@@ -21,7 +22,7 @@ export interface ImportListeners {
  */
 export function importRosterZip(
   file: File,
-  dryRun: boolean,
+  options: { dryRun: boolean; strict: boolean },
   listeners: ImportListeners,
 ): Promise<ImportReport> {
   return new Promise((resolve, reject) => {
@@ -44,7 +45,8 @@ export function importRosterZip(
       readUpTo = Math.max(readUpTo, end);
     };
 
-    request.open("POST", `/api/admin/roster/import?dryRun=${dryRun}`);
+    const query = new URLSearchParams({ dryRun: String(options.dryRun), strict: String(options.strict) });
+    request.open("POST", `/api/admin/roster/import?${query}`);
     request.setRequestHeader("Accept", "application/x-ndjson");
     request.setRequestHeader("Content-Type", "application/zip");
     request.upload.onprogress = (event) => {
@@ -82,11 +84,6 @@ function errorOf(request: XMLHttpRequest): ApiRequestError {
   }
 }
 
-const csvField = (value: string | number | null) => {
-  const text = value === null ? "" : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-};
-
 /** The report's problems as CSV, to fix the set in a spreadsheet. */
 export function problemsAsCsv(problems: readonly ImportProblem[]): string {
   const lines = [["severity", "file", "line", "column", "message", "rows"]];
@@ -100,5 +97,5 @@ export function problemsAsCsv(problems: readonly ImportProblem[]): string {
       String(problem.occurrences ?? 1),
     ]);
   }
-  return `${lines.map((cells) => cells.map(csvField).join(",")).join("\r\n")}\r\n`;
+  return csvText(lines);
 }

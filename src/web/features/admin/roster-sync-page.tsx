@@ -19,7 +19,8 @@ export function RosterSyncPage() {
   const [run, setRun] = useState<Run | null>(null);
   const [report, setReport] = useState<ImportReport | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const ids = { file: useId(), fileHint: useId() };
+  const [isStrict, setIsStrict] = useState(false);
+  const ids = { file: useId(), fileHint: useId(), strict: useId(), strictHint: useId() };
 
   const chooseFile = (event: ChangeEvent<HTMLInputElement>) => {
     setFile(event.target.files?.[0] ?? null);
@@ -33,10 +34,14 @@ export function RosterSyncPage() {
     setFailure(null);
     setRun({ dryRun, upload: 0, progress: null });
     try {
-      const result = await importRosterZip(file, dryRun, {
-        onUpload: (upload) => setRun((current) => current && { ...current, upload }),
-        onProgress: (progress) => setRun((current) => current && { ...current, upload: 1, progress }),
-      });
+      const result = await importRosterZip(
+        file,
+        { dryRun, strict: isStrict },
+        {
+          onUpload: (upload) => setRun((current) => current && { ...current, upload }),
+          onProgress: (progress) => setRun((current) => current && { ...current, upload: 1, progress }),
+        },
+      );
       setReport(result);
       // Every list of people, classes and roles may have changed.
       if (result.applied) await queryClient.invalidateQueries();
@@ -77,6 +82,27 @@ export function RosterSyncPage() {
               Up to 200 MB. Bulk files replace everything of their kind; people and classes missing from them
               are marked as removed (their history is kept).
             </p>
+          </div>
+          <div className="mt-4 flex items-start gap-2">
+            <input
+              id={ids.strict}
+              type="checkbox"
+              checked={isStrict}
+              onChange={(event) => setIsStrict(event.target.checked)}
+              disabled={run !== null}
+              aria-describedby={ids.strictHint}
+              className="mt-0.5 size-4 rounded border-slate-300 accent-brand-600"
+            />
+            <div>
+              <label htmlFor={ids.strict} className="text-sm font-medium">
+                Refuse the set if there are warnings
+              </label>
+              <p id={ids.strictHint} className="text-xs text-slate-600 dark:text-slate-400">
+                Warnings are what real exports often carry: a reference to a record outside the set (kept
+                until it arrives), an enrollment in a class the set removes (left out), a OneRoster 1.0
+                status.
+              </p>
+            </div>
           </div>
           <div className="mt-4 flex flex-wrap gap-2">
             <button
@@ -169,6 +195,12 @@ function ProgressBar({ label, detail, value }: { label: string; detail: string; 
 }
 
 function outcomeOf(report: ImportReport) {
+  if (!report.ok && report.errorCount === 0) {
+    return {
+      tone: "error" as const,
+      text: `Nothing was imported: the set has ${report.warningCount} ${report.warningCount === 1 ? "warning" : "warnings"}, and the import was set to refuse warnings. Fix them, or import without refusing warnings.`,
+    };
+  }
   if (!report.ok) {
     return {
       tone: "error" as const,

@@ -1,4 +1,5 @@
 import type { LearningMetrics, MetricsView } from "../../../shared/contracts/activity";
+import { csvText } from "../../../shared/csv";
 import { addDays, weekStartOf } from "../../../shared/time-zone";
 
 /** A group (subject or app) of the metrics, with its place in the chart's colours. */
@@ -157,16 +158,9 @@ export function periodLabel(view: MetricsView, period: string): string {
   return view === "monthly" ? period.slice(0, 7) : period;
 }
 
-function csvField(cell: Cell): string {
-  const text = cell === null ? "" : String(cell);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** The table as CSV, header line first. */
+/** The table as CSV, header line first; names that look like formulas are neutralised. */
 export function csvOf(table: TableModel): string {
-  const lines = [table.columns.map((column) => csvField(column.label)).join(",")];
-  for (const row of table.rows) lines.push(row.cells.map(csvField).join(","));
-  return `${lines.join("\r\n")}\r\n`;
+  return csvText([table.columns.map((column) => column.label), ...table.rows.map((row) => row.cells)]);
 }
 
 /** Saves the table as a CSV file through the browser's download. */

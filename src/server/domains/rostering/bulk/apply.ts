@@ -2,6 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { ImportFileSummary } from "../../../../shared/contracts/roster-bulk";
 import { type Database, queryRows } from "../../../db/client";
+import { readCsvRecords } from "../../../lib/uploads";
 import {
   academicSessions,
   classes,
@@ -14,7 +15,6 @@ import {
   users,
 } from "../schema";
 import { columnsOf, emptySummary, type ImportPlan, type PlannedFile } from "./check";
-import { readCsvRecords } from "./csv";
 import { type Header, RowReader, readHeader } from "./fields";
 import { SilentProblemLog } from "./problems";
 import { tableOf } from "./roster-ids";
@@ -105,9 +105,10 @@ class Applier {
     };
 
     if (file === "users") await this.releaseEmails();
-    for await (const record of readCsvRecords(await entry.open(), (bytes) =>
-      this.options.onBytes?.(file, bytes),
-    )) {
+    for await (const record of readCsvRecords(await entry.open(), {
+      file: entry.name,
+      onBytes: (bytes) => this.options.onBytes?.(file, bytes),
+    })) {
       if (!header) {
         const hasV1p1Roles =
           file === "users" && record.fields.some((field) => field.trim().toLowerCase() === "role");
@@ -120,7 +121,7 @@ class Applier {
       }
       const row = new RowReader(entry.name, record.line, header, record.fields, silent);
       const parsed = ROW_READERS[file](row, { isDelta });
-      if (!parsed) continue;
+      if (!parsed || this.plan.ids.isDropped(file, parsed.sourcedId)) continue;
       if (parsed.file === "roles" && parsed.key && !parsed.isRemoval)
         roleKeysInFile.add(roleKeyOf(parsed.key));
       (parsed.isRemoval ? removals : batch).push(parsed);

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { ImportFileSummary } from "../../../../shared/contracts/roster-bulk";
 import { dashRoleOf } from "../../../../shared/roles";
 import { type Database, queryRows } from "../../../db/client";
-import { CsvSyntaxError, readCsvRecords } from "./csv";
+import { CsvSyntaxError, readCsvRecords } from "../../../lib/uploads";
 import { type Header, RowReader, readHeader } from "./fields";
 import { MANIFEST, readManifest } from "./manifest";
 import type { ProblemLog } from "./problems";
@@ -175,7 +175,7 @@ async function describeSkippedColumns(entry: SourceEntry, file: RosterFile, prob
       : [];
   let names: string[] = [];
   try {
-    for await (const record of readCsvRecords(await entry.open())) {
+    for await (const record of readCsvRecords(await entry.open(), { file: entry.name })) {
       names = record.fields.map((field) => field.trim()).filter((name) => name !== "");
       break;
     }
@@ -238,7 +238,10 @@ class SetChecker {
     const deferred: { reference: Reference; line: number }[] = [];
     let header: Header | null = null;
     try {
-      const records = readCsvRecords(await entry.open(), (bytes) => this.options.onBytes?.(file, bytes));
+      const records = readCsvRecords(await entry.open(), {
+        file: entry.name,
+        onBytes: (bytes) => this.options.onBytes?.(file, bytes),
+      });
       for await (const record of records) {
         if (!header) {
           header = this.readFileHeader(planned, record.fields);
@@ -258,12 +261,17 @@ class SetChecker {
           continue;
         }
         lines.set(parsed.sourcedId, parsed.isRemoval ? -record.line : record.line);
+        let isDropped = false;
         for (const reference of parsed.references) {
           // A reference inside the file waits for the end of the file: it may come later.
           if (reference.file === file) deferred.push({ reference, line: record.line });
-          else this.ids.checkReference(reference, { file: entry.name, line: record.line }, this.problems);
+          else {
+            const place = { file: entry.name, line: record.line };
+            isDropped ||= this.ids.checkReference(reference, place, this.problems) === "dropped";
+          }
         }
-        this.checkRow(parsed, row);
+        if (isDropped) this.ids.drop(file, parsed.sourcedId);
+        else this.checkRow(parsed, row);
       }
     } catch (error) {
       if (!(error instanceof CsvSyntaxError)) throw error;

@@ -22,6 +22,11 @@ beforeAll(async () => {
   // The demo school plus the fixture school's extras (agents, metadata, demographics, quoted names).
   const imported = await importRosterFrom(source.db, await withDeltaManifest());
   expect(imported.ok).toBe(true);
+  // Names a spreadsheet would read as formulas: the interchange export keeps them exactly.
+  await source.db.execute(
+    sql`update users set given_name = '=HYPERLINK("http://x","y")', family_name = '-Wong', middle_name = '@Li'
+        where sourced_id = 'fx-student-3'`,
+  );
   zipPath = path.join(await writeSet({}), "roster.zip");
   await pipeline(exportRosterZip(source.db), createWriteStream(zipPath));
 });
@@ -90,6 +95,9 @@ describe("the roster export", () => {
       );
       expect(users).toContain(
         "fx-student-1,active,2025-08-01T08:00:00.000000Z,true,mo.bello,{SIS:1001},Mo,Bello,,S-1001,mo.bello@fixture.school,,,fx-parent-1,04,,MASTER-1001,,,,fx-school-north,,A-17",
+      );
+      expect(users).toContain(
+        'fx-student-3,active,2025-08-01T08:00:00.000000Z,true,li.wong,{SIS:1003},"=HYPERLINK(""http://x"",""y"")",-Wong,@Li,S-1003,li.wong@fixture.school,,,,04,,,,,,fx-school-north,,',
       );
     } finally {
       await set.close();

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { type SQL, sql } from "drizzle-orm";
 import yazl from "yazl";
+import { csvText, csvLine as writeCsvLine } from "../../../../shared/csv";
 import { type Database, queryRows } from "../../../db/client";
 import { COLUMNS, fileNameOf, METADATA_PREFIX, SKIPPED_FILES, STORED_FILES, type StoredFile } from "./spec";
 
@@ -130,15 +131,9 @@ function expressionOf(query: FileQuery, column: string): string {
   return query.expressions[column] ?? `t."${snakeCase(column)}"`;
 }
 
-/** One CSV field: quoted when it holds a comma, a quote, a line break or edge spaces. */
-export function csvField(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  const text =
-    typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
-  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-const csvLine = (values: unknown[]) => `${values.map(csvField).join(",")}\r\n`;
+/** An interchange file read back by other systems: written exactly, without spreadsheet neutralising. */
+const EXACT = { mode: "exact" } as const;
+const csvLine = (values: unknown[]) => writeCsvLine(values, EXACT);
 
 /** `{type:identifier}` pairs, as users.csv writes other ids. */
 function formatUserIds(value: unknown): string | null {
@@ -214,7 +209,7 @@ function manifestLines(): string {
     ["source.systemName", "Dash"],
     ["source.systemCode", "dash"],
   ];
-  return lines.map(csvLine).join("");
+  return csvText(lines, EXACT);
 }
 
 /** A readable stream of the .zip; the database is read as the stream is consumed. */

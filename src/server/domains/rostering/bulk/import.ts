@@ -10,6 +10,8 @@ import { fileNameOf, STORED_FILES, type StoredFile } from "./spec";
 export interface ImportOptions {
   /** Check and count everything, then roll back: nothing changes. */
   dryRun?: boolean;
+  /** Refuse the set when it has warnings too (a dangling reference kept, a row left out, a 1.0 status read). */
+  strict?: boolean;
   /** The administrator importing over HTTP: the import must not lock them out. */
   protectUserId?: string;
   onProgress?: (progress: ImportProgress) => void;
@@ -29,6 +31,7 @@ export async function importRosterSet(
 ): Promise<ImportReport> {
   const started = performance.now();
   const dryRun = options.dryRun ?? false;
+  const strict = options.strict ?? false;
   const problems = new ProblemLog();
   const progress = progressTracker(source, options.onProgress);
 
@@ -36,8 +39,9 @@ export async function importRosterSet(
     protectUserId: options.protectUserId,
     onBytes: (file, bytes) => progress("checking", file, bytes),
   });
+  const isRefused = problems.hasErrors || (strict && problems.warningCount > 0);
   let applied = false;
-  if (!problems.hasErrors) {
+  if (!isRefused) {
     try {
       await db.transaction(async (tx) => {
         await applyRosterSet(tx as unknown as Database, plan, {
@@ -55,8 +59,9 @@ export async function importRosterSet(
     }
   }
   return {
-    ok: !problems.hasErrors,
+    ok: !isRefused,
     dryRun,
+    strict,
     applied,
     version: plan.version,
     files: plan.summaries,
@@ -106,7 +111,9 @@ function progressTracker(source: RosterSource, listener: ImportOptions["onProgre
 export function formatReport(report: ImportReport): string {
   const lines: string[] = [];
   const outcome = !report.ok
-    ? "Nothing was imported: fix the errors below and try again."
+    ? report.errorCount === 0
+      ? "Nothing was imported: the import is strict and the set has warnings."
+      : "Nothing was imported: fix the errors below and try again."
     : report.dryRun
       ? "Dry run: the set is valid; nothing was changed."
       : "Imported.";

@@ -1,4 +1,4 @@
-import { type CsvRecord, CsvSyntaxError, readCsvRecords } from "./csv";
+import { type CsvRecord, CsvSyntaxError, readCsvRecords } from "../../../lib/uploads";
 import { standardSpelling } from "./fields";
 import type { ProblemLog } from "./problems";
 import type { FileMode } from "./roster-ids";
@@ -21,7 +21,7 @@ export async function readManifest(entry: SourceEntry, problems: ProblemLog): Pr
   const place = (line: number | null, column: string | null = null) => ({ file: MANIFEST, line, column });
   const records: CsvRecord[] = [];
   try {
-    for await (const record of readCsvRecords(await entry.open())) records.push(record);
+    for await (const record of readCsvRecords(await entry.open(), { file: MANIFEST })) records.push(record);
   } catch (error) {
     if (!(error instanceof CsvSyntaxError)) throw error;
     problems.error(place(error.line), error.message);

@@ -1,13 +1,13 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { CsvSyntaxError, readCsvRecords } from "./csv";
+import { CsvSyntaxError, readCsvRecords } from "../../../lib/uploads";
 import { RowReader, readHeader } from "./fields";
 import { ProblemLog } from "./problems";
 import { COLUMNS, closestName } from "./spec";
 
 async function records(text: string | Buffer) {
   const result: { line: number; fields: string[] }[] = [];
-  for await (const record of readCsvRecords(Readable.from([text]))) result.push(record);
+  for await (const record of readCsvRecords(Readable.from([text]), { file: "t.csv" })) result.push(record);
   return result;
 }
 
@@ -41,6 +41,7 @@ describe("reading CSV records", () => {
     const result: string[][] = [];
     for await (const record of readCsvRecords(
       Readable.from([bytes.subarray(0, split), bytes.subarray(split)]),
+      { file: "t.csv" },
     )) {
       result.push(record.fields);
     }

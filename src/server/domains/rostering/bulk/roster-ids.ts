@@ -42,6 +42,8 @@ export class RosterIds {
   roleKeysInDatabase = new Set<string>();
   /** Files whose header could not be read: references to them are not checked. */
   readonly unreadable = new Set<StoredFile>();
+  /** Per file: rows the check left out (with a warning), which the apply pass skips. */
+  private readonly dropped = new Map<StoredFile, Set<string>>();
 
   constructor(
     private readonly db: Database,
@@ -103,20 +105,59 @@ export class RosterIds {
     return this.modeOf(file) !== "bulk" && this.existsInDatabase(file, id);
   }
 
-  /** Reports a reference to a record that will not exist; true when it is fine. */
-  checkReference(reference: Reference, place: { file: string; line: number }, problems: ProblemLog): boolean {
-    const { file, id, column } = reference;
-    if (this.unreadable.has(file) || this.isLive(file, id)) return true;
+  /** Leaves a row of a file out of the import: the check has warned why. */
+  drop(file: StoredFile, id: string): void {
+    this.linesOf(file).delete(id);
+    let ids = this.dropped.get(file);
+    if (!ids) {
+      ids = new Set();
+      this.dropped.set(file, ids);
+    }
+    ids.add(id);
+  }
+
+  isDropped(file: StoredFile, id: string): boolean {
+    return this.dropped.get(file)?.has(id) ?? false;
+  }
+
+  /**
+   * Checks a reference to a record that will not exist. A reference that may dangle is kept with
+   * a warning; a row naming a record the set removes is dropped with a warning, when its file
+   * allows it; anything else is an error.
+   */
+  checkReference(
+    reference: Reference,
+    place: { file: string; line: number },
+    problems: ProblemLog,
+  ): "fine" | "kept" | "dropped" | "refused" {
+    const { file, id, column, lenience } = reference;
+    if (this.unreadable.has(file) || this.isLive(file, id)) return "fine";
     const fileName = fileNameOf(file);
     const line = this.linesOf(file).get(id);
     const mode = this.modeOf(file);
     const what = `${LABEL[file]} ${id}`;
+    const where = { ...place, column };
+    if (line !== undefined) {
+      const message = `The ${what} is marked tobedeleted in ${fileName} (line ${-line})`;
+      if (lenience !== "drop") {
+        problems.error(where, message);
+        return "refused";
+      }
+      problems.warning(where, `${message}: this row is left out`);
+      return "dropped";
+    }
     let message: string;
-    if (line !== undefined) message = `The ${what} is marked tobedeleted in ${fileName} (line ${-line})`;
-    else if (mode === "bulk") message = `There is no ${what} in ${fileName}`;
+    if (mode === "bulk") message = `There is no ${what} in ${fileName}`;
     else if (mode === "delta") message = `There is no ${what} in ${fileName} or in Dash`;
     else message = `There is no ${what} in Dash (the set has no ${fileName})`;
-    problems.error({ ...place, column }, message);
-    return false;
+    if (lenience !== "keep") {
+      problems.error(where, message);
+      return "refused";
+    }
+    problems.warning(
+      where,
+      `${message}: the reference is kept, and links up when that ${LABEL[file]} is imported`,
+    );
+    return "kept";
   }
 }

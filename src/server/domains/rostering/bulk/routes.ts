@@ -14,7 +14,7 @@ import { AppError } from "../../../lib/errors";
 import { readQuery } from "../../../lib/validation";
 import { exportRosterZip } from "./export";
 import { importRosterSet } from "./import";
-import { openRosterSource, type RosterSource, SourceError } from "./source";
+import { openRosterSource, type RosterSource } from "./source";
 
 /** The import takes the .zip as its body, larger than the API's 1 MB limit: app.ts leaves this path to the route. */
 export const ROSTER_IMPORT_PATH = "/api/admin/roster/import";
@@ -49,7 +49,7 @@ export function rosterBulkRoutes({ db, logger }: AppDeps) {
   return new Hono<AppEnv>()
     .post("/import", async (c) => {
       const actor = requireActiveRole(c, ADMIN, "import the roster");
-      const { dryRun } = readQuery(c, rosterImportQuerySchema);
+      const { dryRun, strict } = readQuery(c, rosterImportQuerySchema);
       if (Number(c.req.header("content-length") ?? 0) > MAX_IMPORT_BYTES) {
         throw new AppError("payload_too_large", "The .zip is larger than 200 MB");
       }
@@ -67,23 +67,18 @@ export function rosterBulkRoutes({ db, logger }: AppDeps) {
       try {
         const file = path.join(folder, "upload.zip");
         await saveBody(c.req.raw.body, file);
-        try {
-          source = await openRosterSource(file);
-        } catch (error) {
-          if (error instanceof SourceError)
-            throw new AppError("bad_request", `${error.message}: upload a .zip of OneRoster CSV files`);
-          throw error;
-        }
+        source = await openRosterSource(file);
       } catch (error) {
         await release();
         throw error;
       }
       const opened = source;
-      const options = { dryRun, protectUserId: actor.realUser.sourcedId };
+      const options = { dryRun, strict, protectUserId: actor.realUser.sourcedId };
       const logReport = (report: Awaited<ReturnType<typeof importRosterSet>>) =>
         logger.info("roster import", {
           by: actor.realUser.sourcedId,
           dryRun,
+          strict,
           applied: report.applied,
           errors: report.errorCount,
           files: report.files
@@ -113,6 +108,11 @@ export function rosterBulkRoutes({ db, logger }: AppDeps) {
           logReport(report);
           await send({ type: "report", report });
         } catch (error) {
+          // A refused file (too large, damaged, hostile) is the uploader's to fix: say what it is.
+          if (error instanceof AppError) {
+            await send({ type: "error", message: error.message });
+            return;
+          }
           const requestId = c.get("requestId");
           logger.error("roster import failed", {
             requestId,

@@ -20,6 +20,13 @@ export interface Reference {
   file: StoredFile;
   id: string;
   column: string;
+  /**
+   * What a real SIS export may carry, read with a warning instead of refused:
+   * "keep" stores a reference to a record that is not there (ids are plain text, without a
+   * foreign key), so it links up when that record is imported; "drop" leaves out the row when
+   * the set removes the record it names.
+   */
+  lenience?: "keep" | "drop";
 }
 
 export type OrgValues = typeof orgs.$inferInsert;
@@ -66,14 +73,34 @@ export type ParsedRow =
 
 export type RowOf<File extends StoredFile> = Extract<ParsedRow, { file: File }>;
 
+/**
+ * OneRoster 1.0's third status. 1.1 and 1.2 have only active and tobedeleted: an inactive user
+ * is an active user with enabledUser false, any other inactive record is a removed one.
+ */
+const V1P0_INACTIVE = "inactive";
+
 /** The status and dateLastModified every file has; `isDelta` makes them required, as the standard does. */
-function readBase(row: RowReader, isDelta: boolean) {
+function readBase(row: RowReader, isDelta: boolean, file: StoredFile) {
   const sourcedId = row.text("sourcedId", { required: true });
-  const status = row.enumeration("status", "status", { required: isDelta }) ?? "active";
+  const isInactive = row.raw("status").toLowerCase() === V1P0_INACTIVE;
+  if (isInactive) {
+    row.warning(
+      "status",
+      file === "users"
+        ? "inactive (OneRoster 1.0) is read as an active user with enabledUser false, as OneRoster 1.2 says it"
+        : "inactive (OneRoster 1.0) is read as tobedeleted, as OneRoster 1.2 says it: the record is removed",
+    );
+  }
+  const status = isInactive
+    ? file === "users"
+      ? "active"
+      : "tobedeleted"
+    : (row.enumeration("status", "status", { required: isDelta }) ?? "active");
   const modifiedAt = row.dateTime("dateLastModified", { required: isDelta });
   const metadata = row.metadata();
   return {
     sourcedId,
+    isInactive,
     isRemoval: status === "tobedeleted",
     modifiedAt,
     base: {
@@ -83,8 +110,12 @@ function readBase(row: RowReader, isDelta: boolean) {
   };
 }
 
-const ref = (file: StoredFile, id: string | null, column: string): Reference[] =>
-  id === null ? [] : [{ file, id, column }];
+const ref = (
+  file: StoredFile,
+  id: string | null,
+  column: string,
+  lenience?: Reference["lenience"],
+): Reference[] => (id === null ? [] : [{ file, id, column, ...(lenience && { lenience }) }]);
 
 /** `{type:identifier}` pairs, as OneRoster writes users' other ids. */
 const USER_ID = /\{([^:{}]+):([^{}]*)\}/g;
@@ -106,7 +137,7 @@ type Reader = (row: RowReader, options: { isDelta: boolean }) => ParsedRow | nul
 
 export const ROW_READERS: { [File in StoredFile]: Reader } = {
   orgs(row, { isDelta }) {
-    const { sourcedId, isRemoval, modifiedAt, base } = readBase(row, isDelta);
+    const { sourcedId, isRemoval, modifiedAt, base } = readBase(row, isDelta, "orgs");
     if (sourcedId === null) return null;
     if (isRemoval) return removal("orgs", sourcedId);
     const parentSourcedId = row.text("parentSourcedId");
@@ -116,7 +147,7 @@ export const ROW_READERS: { [File in StoredFile]: Reader } = {
       sourcedId,
       isRemoval,
       modifiedAt,
-      references: ref("orgs", parentSourcedId, "parentSourcedId"),
+      references: ref("orgs", parentSourcedId, "parentSourcedId", "keep"),
       values: {
         sourcedId,
         ...base,
@@ -129,7 +160,7 @@ export const ROW_READERS: { [File in StoredFile]: Reader } = {
   },
 
   academicSessions(row, { isDelta }) {
-    const { sourcedId, isRemoval, modifiedAt, base } = readBase(row, isDelta);
+    const { sourcedId, isRemoval, modifiedAt, base } = readBase(row, isDelta, "academicSessions");
     if (sourcedId === null) return null;
     if (isRemoval) return removal("academicSessions", sourcedId);
     const startDate = row.date("startDate", { required: true });
@@ -146,7 +177,7 @@ export const ROW_READERS: { [File in StoredFile]: Reader } = {
       sourcedId,
       isRemoval,
       modifiedAt,
-      references: ref("academicSessions", parentSourcedId, "parentSourcedId"),
+      references: ref("academicSessions", parentSourcedId, "parentSourcedId", "keep"),
       values: {
         sourcedId,
         ...base,
@@ -161,7 +192,7 @@ export const ROW_READERS: { [File in StoredFile]: Reader } = {
   },
 
   courses(row, { isDelta }) {
-    const { sourcedId, isRemoval, modifiedAt, base } = readBase(row, isDelta);
+    const { sourcedId, isRemoval, modifiedAt, base } = readBase(row, isDelta, "courses");
     if (sourcedId === null) return null;
     if (isRemoval) return removal("courses", sourcedId);
     const schoolYearSourcedId = row.text("schoolYearSourcedId");
@@ -190,7 +221,7 @@ export const ROW_READERS: { [File in StoredFile]: Reader } = {
   },
 
   classes(row, { isDelta }) {
-    const { sourcedId, isRemoval, modifiedAt, base } = readBase(row, isDelta);
+    const { sourcedId, isRemoval, modifiedAt, base } = readBase(row, isDelta, "classes");
     if (sourcedId === null) return null;
     if (isRemoval) return removal("classes", sourcedId);
     const courseSourcedId = row.text("courseSourcedId", { required: true });
@@ -202,7 +233,7 @@ export const ROW_READERS: { [File in StoredFile]: Reader } = {
       isRemoval,
       modifiedAt,
       references: [
-        ...ref("courses", courseSourcedId, "courseSourcedId"),
+        ...ref("courses", courseSourcedId, "courseSourcedId", "keep"),
         ...ref("orgs", schoolSourcedId, "schoolSourcedId"),
         ...termSourcedIds.map((id) => ({ file: "academicSessions" as const, id, column: "termSourcedIds" })),
       ],
@@ -225,7 +256,7 @@ export const ROW_READERS: { [File in StoredFile]: Reader } = {
   },
 
   users(row, { isDelta }) {
-    const { sourcedId, isRemoval, modifiedAt, base } = readBase(row, isDelta);
+    const { sourcedId, isInactive, isRemoval, modifiedAt, base } = readBase(row, isDelta, "users");
     if (sourcedId === null) return null;
     if (isRemoval) return { ...removal("users", sourcedId), agentSourcedIds: [], rolesFromUsersFile: null };
     const isV1p1Shape = row.has("role");
@@ -276,7 +307,7 @@ export const ROW_READERS: { [File in StoredFile]: Reader } = {
         sourcedId,
         ...base,
         metadata: Object.keys(metadata).length > 0 ? metadata : null,
-        enabledUser: row.boolean("enabledUser", { required: true }) ?? true,
+        enabledUser: isInactive ? false : (row.boolean("enabledUser", { required: true }) ?? true),
         username: row.text("username"),
         givenName: row.text("givenName", { required: true }) ?? "",
         familyName: row.text("familyName", { required: true }) ?? "",
@@ -297,7 +328,7 @@ export const ROW_READERS: { [File in StoredFile]: Reader } = {
 
   roles(row, { isDelta }) {
     // A role's status and date are checked but not stored: a role is there or it is not.
-    const { sourcedId, isRemoval, modifiedAt } = readBase(row, isDelta);
+    const { sourcedId, isRemoval, modifiedAt } = readBase(row, isDelta, "roles");
     if (sourcedId === null) return null;
     const userSourcedId = row.text("userSourcedId", { required: !isRemoval });
     const role = row.enumeration("role", "userRole", { required: !isRemoval, openEnded: true });
@@ -331,7 +362,7 @@ export const ROW_READERS: { [File in StoredFile]: Reader } = {
   },
 
   demographics(row, { isDelta }) {
-    const { sourcedId, isRemoval, modifiedAt, base } = readBase(row, isDelta);
+    const { sourcedId, isRemoval, modifiedAt, base } = readBase(row, isDelta, "demographics");
     if (sourcedId === null) return null;
     if (isRemoval) return removal("demographics", sourcedId);
     return {
@@ -362,7 +393,7 @@ export const ROW_READERS: { [File in StoredFile]: Reader } = {
   },
 
   enrollments(row, { isDelta }) {
-    const { sourcedId, isRemoval, modifiedAt, base } = readBase(row, isDelta);
+    const { sourcedId, isRemoval, modifiedAt, base } = readBase(row, isDelta, "enrollments");
     if (sourcedId === null) return null;
     if (isRemoval) return removal("enrollments", sourcedId);
     const classSourcedId = row.text("classSourcedId", { required: true });
@@ -378,7 +409,7 @@ export const ROW_READERS: { [File in StoredFile]: Reader } = {
       isRemoval,
       modifiedAt,
       references: [
-        ...ref("classes", classSourcedId, "classSourcedId"),
+        ...ref("classes", classSourcedId, "classSourcedId", "drop"),
         ...ref("orgs", schoolSourcedId, "schoolSourcedId"),
         ...ref("users", userSourcedId, "userSourcedId"),
       ],
