@@ -62,7 +62,7 @@ async function main() {
   if (values["password-stdin"]) {
     password = await readAll(process.stdin);
   } else if (process.stdin.isTTY) {
-    process.stdout.write(`The password:\n${PASSWORD_RULES.map((rule) => `  - ${rule}`).join("\n")}\n`);
+    process.stdout.write(`The password:\n${PASSWORD_RULES.map((rule) => `  - ${rule.text}`).join("\n")}\n`);
     password = await promptHidden(
       `Password (at least ${PASSWORD_MIN_LENGTH} characters, empty to generate one): `,
     );

@@ -11,15 +11,18 @@
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 
-/** The rules in plain words, shown beside every field that chooses a password. */
-export const PASSWORD_RULES = [
-  `At least ${PASSWORD_MIN_LENGTH} characters. Longer is stronger: a few words you will remember work well.`,
-  "Any letters, numbers, spaces and symbols. No special mix is needed.",
-  "Not a common password that others use.",
-  "Not your name, email or username, and not “Dash”.",
-] as const;
-
 export type PasswordProblemCode = "too_short" | "too_long" | "unprintable" | "common" | "personal";
+
+/** The rules in plain words, shown beside every field that chooses a password, with the problems each rules out. */
+export const PASSWORD_RULES: readonly { text: string; codes: readonly PasswordProblemCode[] }[] = [
+  {
+    text: `At least ${PASSWORD_MIN_LENGTH} characters. Longer is stronger: a few words you will remember work well.`,
+    codes: ["too_short", "too_long"],
+  },
+  { text: "Any letters, numbers, spaces and symbols. No special mix is needed.", codes: ["unprintable"] },
+  { text: "Not a common password that others use.", codes: ["common"] },
+  { text: "Not your name, email or username, and not “Dash”.", codes: ["personal"] },
+];
 
 export interface PasswordProblem {
   code: PasswordProblemCode;

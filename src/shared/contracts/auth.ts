@@ -89,6 +89,9 @@ export const impersonationAuditResponseSchema = z.object({
 // words; the schema only bounds the body.
 const newPasswordField = z.string().max(1024, "Choose a shorter password: at most 128 characters");
 
+/** The refusal of a wrong current password, which the form shows beside that field. */
+export const WRONG_CURRENT_PASSWORD = "That is not your current password";
+
 /** `POST /api/auth/password`: a signed-in person changes their own password. */
 export const changePasswordSchema = z.object({
   currentPassword: z.string().min(1, "Enter your current password").max(1024, "Password is too long"),

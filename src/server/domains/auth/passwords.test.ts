@@ -1,10 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WRONG_CURRENT_PASSWORD } from "../../../shared/contracts/auth";
 import { PASSWORD_MESSAGES } from "../../../shared/password-policy";
 import { hashSecret } from "../../lib/secrets";
 import { DEMO_PASSWORD, demoId } from "../../seed/demo-accounts";
 import { createTestApp, type TestApp } from "../../test/harness";
-import { INVALID_RESET_LINK, WRONG_CURRENT_PASSWORD } from "./passwords";
+import { INVALID_RESET_LINK } from "./passwords";
 import { passwordResetTokens } from "./schema";
 
 let t: TestApp;
@@ -33,7 +34,7 @@ const changePassword = (
 const issueLink = (cookie: string, userId: string) =>
   t.request(`/api/admin/users/${userId}/password-reset`, { method: "POST", cookie, headers: newAddress() });
 
-const useLink = (token: string, newPassword: string, headers = newAddress()) =>
+const redeemLink = (token: string, newPassword: string, headers = newAddress()) =>
   t.request("/api/auth/password-reset", { json: { token, newPassword }, headers });
 
 const tokenOf = (link: string) => new URL(link, "http://dash.invalid").searchParams.get("token") as string;
@@ -207,11 +208,11 @@ describe("one-time links to choose a password", () => {
     expect(JSON.stringify(stored)).not.toContain(token);
 
     // A password against the policy is refused and leaves the link usable.
-    const weak = await useLink(token, "password123");
+    const weak = await redeemLink(token, "password123");
     expect(weak.status).toBe(400);
     expect((await weak.json()).message).toBe(PASSWORD_MESSAGES.common);
 
-    const used = await useLink(token, "purple elephant marches");
+    const used = await redeemLink(token, "purple elephant marches");
     expect(used.status).toBe(200);
     expect(await isSignedIn(samHere)).toBe(false);
     expect(await isSignedIn(samThere)).toBe(false);
@@ -219,7 +220,7 @@ describe("one-time links to choose a password", () => {
     expect(await signInStatus("parent@dash.demo", DEMO_PASSWORD)).toBe(401);
     expect(await signInStatus("parent@dash.demo", "purple elephant marches")).toBe(200);
 
-    const again = await useLink(token, "another fine password");
+    const again = await redeemLink(token, "another fine password");
     expect(again.status).toBe(400);
     expect(await again.json()).toEqual({ code: "bad_request", message: INVALID_RESET_LINK });
 
@@ -238,7 +239,7 @@ describe("one-time links to choose a password", () => {
   });
 
   it("answer an unknown token with the same 400 as a used one", async () => {
-    const response = await useLink("reset_not-a-real-token", "purple elephant marches");
+    const response = await redeemLink("reset_not-a-real-token", "purple elephant marches");
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ code: "bad_request", message: INVALID_RESET_LINK });
   });
@@ -247,16 +248,18 @@ describe("one-time links to choose a password", () => {
     const admin = await t.signIn("admin@dash.demo", DEMO_PASSWORD, newAddress());
     const first = tokenOf((await (await issueLink(admin, GRACE)).json()).link);
     const second = tokenOf((await (await issueLink(admin, GRACE)).json()).link);
-    expect((await useLink(first, "purple elephant marches")).status).toBe(400);
-    expect((await useLink(second, "purple elephant marches")).status).toBe(200);
+    expect((await redeemLink(first, "purple elephant marches")).status).toBe(400);
+    expect((await redeemLink(second, "purple elephant marches")).status).toBe(200);
     expect(await signInStatus("guardian@dash.demo", "purple elephant marches")).toBe(200);
   });
 
   it("are limited per address", async () => {
     const address = newAddress();
     for (let attempt = 0; attempt < 10; attempt++)
-      expect((await useLink(`reset_guess-${attempt}`, "purple elephant marches", address)).status).toBe(400);
-    const limited = await useLink("reset_guess-10", "purple elephant marches", address);
+      expect((await redeemLink(`reset_guess-${attempt}`, "purple elephant marches", address)).status).toBe(
+        400,
+      );
+    const limited = await redeemLink("reset_guess-10", "purple elephant marches", address);
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBe("900");
   });
@@ -265,7 +268,7 @@ describe("one-time links to choose a password", () => {
     const admin = await t.signIn("admin@dash.demo", DEMO_PASSWORD, newAddress());
     const token = tokenOf((await (await issueLink(admin, demoId("admin"))).json()).link);
     t.clock.advance(24 * 3_600_000 + 1000);
-    const response = await useLink(token, "purple elephant marches");
+    const response = await redeemLink(token, "purple elephant marches");
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ code: "bad_request", message: INVALID_RESET_LINK });
     expect(await signInStatus("admin@dash.demo", DEMO_PASSWORD)).toBe(200);

@@ -1,5 +1,10 @@
 import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
-import type { ChangePassword, PasswordReset, PasswordResetLink } from "../../../shared/contracts/auth";
+import {
+  type ChangePassword,
+  type PasswordReset,
+  type PasswordResetLink,
+  WRONG_CURRENT_PASSWORD,
+} from "../../../shared/contracts/auth";
 import type { PasswordContext } from "../../../shared/password-policy";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
@@ -18,8 +23,6 @@ export const RESET_LINK_HOURS = 24;
 // One message for an unknown, used or expired token: the answer tells a guesser nothing.
 export const INVALID_RESET_LINK =
   "This link to choose a password does not work: it was used already, it expired, or a newer link replaced it. Ask an administrator for a new one.";
-
-export const WRONG_CURRENT_PASSWORD = "That is not your current password";
 
 interface Person extends PasswordContext {
   sourcedId: string;

@@ -6,6 +6,7 @@ import { decideAccess, NAV_GROUPS, type PageRoute, routes } from "../../../share
 import { Brand } from "../../components/brand";
 import { signOut, stopImpersonation } from "../auth/api";
 import { type AuthState, accessSubjectOf, fullName } from "../auth/auth-state";
+import { ChangePasswordDialog } from "../auth/change-password-dialog";
 import { resetRole, switchRole } from "../auth/role-choice";
 import { AuthProvider } from "../auth/use-auth";
 import { THEMES, type Theme, useDebugMode, useTheme } from "./preferences";
@@ -228,6 +229,7 @@ function ThemeSwitcher() {
 function UserMenu({ auth }: { auth: AuthState }) {
   const queryClient = useQueryClient();
   const [isSigningOut, setIsSigningOut] = useState(false);
+  const [isChangingPassword, setIsChangingPassword] = useState(false);
   return (
     <div className="flex items-center gap-3">
       <div className="text-right">
@@ -236,6 +238,19 @@ function UserMenu({ auth }: { auth: AuthState }) {
           {auth.activeRole ? ROLE_DISPLAY_NAMES[auth.activeRole] : "No role"}
         </p>
       </div>
+      {/* While viewing as someone, the account in view is not one's own: the server refuses too. */}
+      {!auth.isImpersonating && (
+        <button
+          type="button"
+          onClick={() => setIsChangingPassword(true)}
+          className="rounded-lg px-2 py-1.5 text-sm font-semibold text-brand-700 underline-offset-2 hover:underline dark:text-brand-100"
+        >
+          Change password
+        </button>
+      )}
+      {isChangingPassword && (
+        <ChangePasswordDialog user={auth.realUser} onClose={() => setIsChangingPassword(false)} />
+      )}
       <button
         type="button"
         disabled={isSigningOut}
