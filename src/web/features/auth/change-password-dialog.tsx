@@ -79,11 +79,22 @@ export function ChangePasswordDialog({ user, onClose }: { user: AuthUser; onClos
             name="current-password"
             autoComplete="current-password"
             value={current}
-            onChange={(event) => setCurrent(event.target.value)}
+            onChange={(event) => {
+              setCurrent(event.target.value);
+              setProblems({ ...problems, current: undefined });
+            }}
             error={problems.current}
             autoFocus
           />
-          <NewPasswordField value={next} onChange={setNext} context={context} error={problems.next} />
+          <NewPasswordField
+            value={next}
+            onChange={(value) => {
+              setNext(value);
+              setProblems({ ...problems, next: undefined });
+            }}
+            context={context}
+            error={problems.next}
+          />
           {problems.form && (
             <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-300">
               {problems.form}

@@ -104,7 +104,10 @@ export function ResetPasswordPage() {
                 <form onSubmit={submit} noValidate className="mt-6 space-y-4">
                   <NewPasswordField
                     value={password}
-                    onChange={setPassword}
+                    onChange={(value) => {
+                      setPassword(value);
+                      setFieldError(null);
+                    }}
                     context={null}
                     error={fieldError}
                     autoFocus
