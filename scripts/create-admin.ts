@@ -8,9 +8,10 @@
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../src/server/db/client";
-import { createAdministrator, MIN_PASSWORD_LENGTH } from "../src/server/domains/auth/admin-account";
+import { createAdministrator } from "../src/server/domains/auth/admin-account";
 import { generatePassword } from "../src/server/domains/auth/password";
 import { readEnv } from "../src/server/env";
+import { PASSWORD_MIN_LENGTH, PASSWORD_RULES } from "../src/shared/password-policy";
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   let text = "";
@@ -50,20 +51,27 @@ async function main() {
     );
   }
 
+  const words = {
+    email: values.email,
+    username: values.email,
+    givenName: values["given-name"],
+    familyName: values["family-name"],
+  };
   let password: string;
   let isGenerated = false;
   if (values["password-stdin"]) {
     password = await readAll(process.stdin);
   } else if (process.stdin.isTTY) {
+    process.stdout.write(`The password:\n${PASSWORD_RULES.map((rule) => `  - ${rule.text}`).join("\n")}\n`);
     password = await promptHidden(
-      `Password (at least ${MIN_PASSWORD_LENGTH} characters, empty to generate one): `,
+      `Password (at least ${PASSWORD_MIN_LENGTH} characters, empty to generate one): `,
     );
     if (!password) {
-      password = generatePassword();
+      password = generatePassword(words);
       isGenerated = true;
     }
   } else {
-    password = generatePassword();
+    password = generatePassword(words);
     isGenerated = true;
   }
 

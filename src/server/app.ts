@@ -6,7 +6,7 @@ import type { PublicConfig } from "../shared/contracts/config";
 import { pingDatabase } from "./db/client";
 import { flowRoutes } from "./domains/activity/flow-routes";
 import { activityRoutes, ingestRoutes } from "./domains/activity/routes";
-import { authRoutes } from "./domains/auth/routes";
+import { authRoutes, passwordAdminRoutes } from "./domains/auth/routes";
 import { apiClientRoutes, oauthRoutes } from "./domains/oauth/routes";
 import { rosterAdminRoutes } from "./domains/rostering/admin-routes";
 import { ROSTER_IMPORT_PATH, rosterBulkRoutes } from "./domains/rostering/bulk/routes";
@@ -82,6 +82,7 @@ export function createApp(deps: AppDeps) {
     .route("/", rosteringRoutes(deps))
     .route("/", courseRoutes(deps))
     .route("/admin", rosterAdminRoutes(deps))
+    .route("/admin", passwordAdminRoutes(deps))
     .route("/", activityRoutes(deps))
     .route("/flow", flowRoutes(deps))
     .route("/admin/api-clients", apiClientRoutes(deps))

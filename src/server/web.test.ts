@@ -33,14 +33,25 @@ describe("page visits", () => {
     expect(location.searchParams.get("role")).toBe("teacher");
   });
 
-  it.each(["/login", "/login?error=access_denied", "/qti-embed/item-1", "/qti-stimulus-embed/passage-1"])(
-    "serve the public page %s without a session",
-    async (page) => {
-      const response = await t.request(page);
+  it.each([
+    "/login",
+    "/login?error=access_denied",
+    "/reset-password?token=reset_abc",
+    "/qti-embed/item-1",
+    "/qti-stimulus-embed/passage-1",
+  ])("serve the public page %s without a session", async (page) => {
+    const response = await t.request(page);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("<title>Dash</title>");
+  });
+
+  it("serve the page that takes a one-time token with no Referer to pass it on, signed in or not", async () => {
+    for (const signedIn of [undefined, cookie]) {
+      const response = await t.request("/reset-password?token=reset_abc", { cookie: signedIn });
       expect(response.status).toBe(200);
-      expect(await response.text()).toContain("<title>Dash</title>");
-    },
-  );
+      expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+    }
+  });
 
   it("serve the app to a signed-in user, never cached", async () => {
     const response = await t.request("/app/learning-metrics", { cookie });

@@ -39,6 +39,8 @@ export function webRoutes(webRoot: string) {
         return c.redirect(loginUrlFor(`${url.pathname}${url.search}`), 302);
       }
       c.header("Cache-Control", "no-store");
+      // The address of this page carries a one-time token: no request from it may pass it on.
+      if (url.pathname === "/reset-password") c.header("Referrer-Policy", "no-referrer");
       return c.html(indexHtml);
     });
 }

@@ -47,14 +47,18 @@ describe("loginUrlFor", () => {
 });
 
 describe("isPublicPath", () => {
-  it.each(["/login", "/api/health", "/qti-embed", "/qti-embed/item-1", "/qti-stimulus-embed/s-1"])(
-    "%s is public",
-    (path) => {
-      expect(isPublicPath(path)).toBe(true);
-    },
-  );
+  it.each([
+    "/login",
+    "/reset-password",
+    "/api/health",
+    "/qti-embed",
+    "/qti-embed/item-1",
+    "/qti-stimulus-embed/s-1",
+  ])("%s is public", (path) => {
+    expect(isPublicPath(path)).toBe(true);
+  });
 
-  it.each(["/app", "/protected", "/course-builder/c1", "/qti-embedded", "/loginx"])(
+  it.each(["/app", "/protected", "/course-builder/c1", "/qti-embedded", "/loginx", "/reset-password/x"])(
     "%s needs a session",
     (path) => {
       expect(isPublicPath(path)).toBe(false);

@@ -1,7 +1,10 @@
-/** Paths reachable without a session: the sign-in page and the stand-alone QTI embeds. */
+/** Paths reachable without a session: sign-in, choosing a password with a link, the stand-alone QTI embeds. */
 export function isPublicPath(pathname: string): boolean {
   return (
-    pathname === "/login" || pathname.startsWith("/api/") || /^\/qti-(stimulus-)?embed(\/|$)/.test(pathname)
+    pathname === "/login" ||
+    pathname === "/reset-password" ||
+    pathname.startsWith("/api/") ||
+    /^\/qti-(stimulus-)?embed(\/|$)/.test(pathname)
   );
 }
 

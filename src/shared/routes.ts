@@ -87,6 +87,7 @@ export const searchSchemas = {
     role: oneOf(["student", "teacher", "administrator"]),
     redirect: text(),
   }),
+  resetPassword: z.object({ token: text() }),
   appLayout: z.object({ schoolId: text() }),
   home: z.object({
     courseId: text(),
@@ -157,6 +158,13 @@ export const routes = [
     summary: "Sign in to Dash.",
     access: "public",
     search: searchSchemas.login,
+  },
+  {
+    path: "/reset-password",
+    title: "Choose a password",
+    summary: "Choose a new password with a one-time link from an administrator.",
+    access: "public",
+    search: searchSchemas.resetPassword,
   },
   {
     path: "/protected",

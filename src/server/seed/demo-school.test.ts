@@ -108,7 +108,7 @@ describe("createAdministrator", () => {
     expect(me.user.roles.map((role: { role: string }) => role.role)).toEqual(["administrator"]);
   });
 
-  it("refuses a taken email, a bad email and a short password", async () => {
+  it("refuses a taken email, a bad email and a password against the policy", async () => {
     await expect(createAdministrator(t.db, { ...input, email: "ADMIN@dash.demo" })).rejects.toThrow(
       "already exists",
     );
@@ -117,6 +117,12 @@ describe("createAdministrator", () => {
     );
     await expect(
       createAdministrator(t.db, { ...input, email: "x@school.example", password: "short" }),
-    ).rejects.toThrow("at least 10 characters");
+    ).rejects.toThrow("Choose a longer password: at least 8 characters");
+    await expect(
+      createAdministrator(t.db, { ...input, email: "y@school.example", password: "password1" }),
+    ).rejects.toThrow("This password is too common");
+    await expect(
+      createAdministrator(t.db, { ...input, email: "z@school.example", password: "ada lovelace's key" }),
+    ).rejects.toThrow("Leave your name, email, username and the word “Dash” out of your password");
   });
 });

@@ -95,3 +95,32 @@ export const impersonationAuditResponseSchema = z.object({
   data: z.array(impersonationAuditEntrySchema),
   total: z.number(),
 });
+
+// New passwords are checked against the password policy on the server, which answers in plain
+// words; the schema only bounds the body.
+const newPasswordField = z.string().max(1024, "Choose a shorter password: at most 128 characters");
+
+/** The refusal of a wrong current password, which the form shows beside that field. */
+export const WRONG_CURRENT_PASSWORD = "That is not your current password";
+
+/** `POST /api/auth/password`: a signed-in person changes their own password. */
+export const changePasswordSchema = z.object({
+  currentPassword: z.string().min(1, "Enter your current password").max(1024, "Password is too long"),
+  newPassword: newPasswordField,
+});
+export type ChangePassword = z.infer<typeof changePasswordSchema>;
+
+/** `POST /api/auth/password-reset`: a one-time link's token and the password chosen with it. */
+export const passwordResetSchema = z.object({
+  token: z.string().trim().min(1, "The link has no token").max(200, "The link's token is too long"),
+  newPassword: newPasswordField,
+});
+export type PasswordReset = z.infer<typeof passwordResetSchema>;
+
+/** The answer to `POST /api/admin/users/:userId/password-reset`: the link, shown once. */
+export const passwordResetLinkSchema = z.object({
+  /** A path on this Dash (`/reset-password?token=…`); the page puts the origin in front. */
+  link: z.string(),
+  expiresAt: z.string(),
+});
+export type PasswordResetLink = z.infer<typeof passwordResetLinkSchema>;

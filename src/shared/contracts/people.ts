@@ -264,6 +264,10 @@ export const ROSTER_CHANGE_ACTIONS = [
   "org.update",
   "org.create",
   "onboarding",
+  // Account actions are logged here too, so administrators read them beside the roster's.
+  "password.reset_link",
+  "password.reset",
+  "password.change",
 ] as const;
 export type RosterChangeAction = (typeof ROSTER_CHANGE_ACTIONS)[number];
 

@@ -4,6 +4,7 @@ import type { Database } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { orgs, userRoles, users } from "../rostering/schema";
 import { hashPassword } from "./password";
+import { assertPasswordAllowed } from "./password-policy";
 import { userCredentials } from "./schema";
 
 export interface NewAdministrator {
@@ -15,8 +16,6 @@ export interface NewAdministrator {
   organisationName: string;
 }
 
-export const MIN_PASSWORD_LENGTH = 10;
-
 /**
  * Creates an administrator of the top organisation (the first org without a parent), creating
  * that organisation when the roster is empty. Used to set up a school without demo data.
@@ -25,9 +24,11 @@ export async function createAdministrator(db: Database, input: NewAdministrator)
   const email = input.email.trim().toLowerCase();
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
     throw new AppError("validation_failed", `Not an email address: ${input.email}`);
-  if (input.password.length < MIN_PASSWORD_LENGTH) {
-    throw new AppError("validation_failed", `The password needs at least ${MIN_PASSWORD_LENGTH} characters`);
-  }
+  assertPasswordAllowed(
+    input.password,
+    { email, username: email, givenName: input.givenName, familyName: input.familyName },
+    "password",
+  );
   const passwordHash = await hashPassword(input.password);
 
   return db.transaction(async (tx) => {

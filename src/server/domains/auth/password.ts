@@ -1,4 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { normalizePassword, type PasswordContext } from "../../../shared/password-policy";
+import { passwordProblems } from "./password-policy";
 
 /**
  * scrypt password hashes, stored as `scrypt$N$r$p$salt$hash` (base64url) so the cost can be
@@ -10,7 +12,7 @@ const MAX_MEMORY = 128 * COST.N * COST.r * 2;
 
 function derive(password: string, salt: Buffer, cost: typeof COST): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { ...cost, maxmem: MAX_MEMORY }, (error, key) =>
+    scrypt(normalizePassword(password), salt, KEY_LENGTH, { ...cost, maxmem: MAX_MEMORY }, (error, key) =>
       error ? reject(error) : resolve(key),
     );
   });
@@ -41,9 +43,17 @@ export function decoyPasswordHash(): Promise<string> {
   return decoyHash;
 }
 
-/** A readable random password for accounts created from the command line. */
-export function generatePassword(): string {
-  return randomBytes(15).toString("base64url");
+/** Draws passwords until one satisfies the policy (a random draw rarely spells "dash" or a name). */
+function drawAllowed(draw: () => string, context: PasswordContext): string {
+  for (;;) {
+    const password = draw();
+    if (passwordProblems(password, context).length === 0) return password;
+  }
+}
+
+/** A random password for accounts created from the command line (120 bits). */
+export function generatePassword(context: PasswordContext = {}): string {
+  return drawAllowed(() => randomBytes(15).toString("base64url"), context);
 }
 
 // No 0/o, 1/l/i: letters and digits that read and type without doubt, on a screen or on paper.
@@ -53,7 +63,11 @@ const READABLE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz";
  * A random password a child can copy from a printout: four groups of four characters from a
  * 31-sign alphabet (about 79 bits), e.g. `k7mp-3xq9-tr4w-ha2c`.
  */
-export function generateReadablePassword(): string {
+export function generateReadablePassword(context: PasswordContext = {}): string {
+  return drawAllowed(drawReadable, context);
+}
+
+function drawReadable(): string {
   // 256 is not a multiple of 31: bytes from 248 up are drawn again, so every sign is equally likely.
   const limit = 256 - (256 % READABLE_ALPHABET.length);
   const signs: string[] = [];

@@ -3,8 +3,10 @@ import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { z } from "zod";
 import {
+  changePasswordSchema,
   loginRequestSchema,
   type MeResponse,
+  passwordResetSchema,
   startImpersonationSchema,
 } from "../../../shared/contracts/auth";
 import { getMeta } from "../../db/meta";
@@ -18,10 +20,13 @@ import {
   setSessionCookie,
 } from "../../lib/auth";
 import type { Actor, AppDeps, AppEnv } from "../../lib/context";
-import { readJsonBody, readQuery } from "../../lib/validation";
+import { AppError } from "../../lib/errors";
+import { createRateLimiter } from "../../lib/rate-limit";
+import { parseWith, readJsonBody, readQuery } from "../../lib/validation";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../seed/demo-accounts";
 import { users } from "../rostering/schema";
 import { createImpersonation } from "./impersonation";
+import { createPasswords } from "./passwords";
 
 /** The `me` body: the signed-in user, whom they view as, and their active and available roles. */
 export function meBody(actor: Actor | null): MeResponse {
@@ -48,9 +53,15 @@ const auditQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).default(0),
 });
 
-export function authRoutes({ db, env, auth }: AppDeps) {
+// Tries of a reset link per address: a person needs one or two, a guesser would need billions.
+const RESET_TRIES_PER_IP = 10;
+const RESET_TRIES_WINDOW_MS = 15 * 60_000;
+
+export function authRoutes({ db, env, auth, logger }: AppDeps) {
   const cookieOptions = { maxAgeSeconds: env.SESSION_MAX_HOURS * 3600, trustProxy: env.TRUST_PROXY };
   const impersonation = createImpersonation(db, auth, env.IMPERSONATION_MINUTES);
+  const passwords = createPasswords(db, auth, logger);
+  const resetTries = createRateLimiter({ limit: RESET_TRIES_PER_IP, windowMs: RESET_TRIES_WINDOW_MS });
 
   return new Hono<AppEnv>()
     .post("/login", async (c) => {
@@ -71,6 +82,25 @@ export function authRoutes({ db, env, auth }: AppDeps) {
       const actor = c.get("actor");
       if (actor) await auth.endSession(actor.session.tokenHash);
       clearSessionCookie(c);
+      return c.json({ ok: true });
+    })
+    .post("/password", async (c) => {
+      const actor = currentActor(c);
+      const input = await readJsonBody(c, changePasswordSchema);
+      const result = await passwords.changeOwnPassword(actor, input, clientIp(c, env.TRUST_PROXY));
+      return c.json({ ok: true, ...result });
+    })
+    .post("/password-reset", async (c) => {
+      const verdict = resetTries.hit(clientIp(c, env.TRUST_PROXY), auth.now());
+      if (!verdict.allowed) {
+        const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
+        throw new AppError(
+          "too_many_requests",
+          `Too many tries from this address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+          { retryAfterSeconds: verdict.retryAfterSeconds },
+        );
+      }
+      await passwords.resetWithLink(await readJsonBody(c, passwordResetSchema));
       return c.json({ ok: true });
     })
     .get("/me", (c) => {
@@ -108,4 +138,16 @@ export function authRoutes({ db, env, auth }: AppDeps) {
       const page = readQuery(c, auditQuerySchema);
       return c.json({ success: true, ...(await impersonation.listAudit(page)) });
     });
+}
+
+const userIdParamSchema = z.object({ userId: z.string().trim().min(1).max(255) });
+
+/** `/api/admin/users/:userId/password-reset`: administrators issue one-time links to choose a password. */
+export function passwordAdminRoutes({ db, auth, logger }: AppDeps) {
+  const passwords = createPasswords(db, auth, logger);
+  return new Hono<AppEnv>().post("/users/:userId/password-reset", async (c) => {
+    const actor = requireActiveRole(c, ["administrator"], "issue links to choose a password");
+    const { userId } = parseWith(userIdParamSchema, c.req.param());
+    return c.json(await passwords.issueResetLink(actor, userId), 201);
+  });
 }

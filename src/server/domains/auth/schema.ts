@@ -72,3 +72,23 @@ export const impersonationAudit = pgTable(
     index("impersonation_audit_actor_idx").on(table.actorSourcedId),
   ],
 );
+
+/**
+ * One-time links to choose a new password, issued by an administrator. Only the SHA-256 of the
+ * token is kept (like API keys); a token works once, until it expires or a newer one replaces it.
+ */
+export const passwordResetTokens = pgTable(
+  "password_reset_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userSourcedId: text("user_sourced_id")
+      .notNull()
+      .references(() => users.sourcedId, { onDelete: "cascade" }),
+    issuedBySourcedId: text("issued_by_sourced_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** When the link set a password; a used token never works again. */
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (table) => [index("password_reset_tokens_user_idx").on(table.userSourcedId)],
+);

@@ -164,6 +164,29 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
   }
 
   /**
+   * Checks a signed-in person's current password before they change it. Failures count against
+   * the same per-account and per-address limits as sign-in, so a session left open cannot be used
+   * to guess the password.
+   */
+  async function verifyCurrentPassword(input: { userSourcedId: string; password: string; ip: string }) {
+    const [account] = await queryRows<{ signInName: string | null; passwordHash: string | null }>(
+      db,
+      sql`
+      select lower(coalesce(u.email, u.username)) as "signInName", c.password_hash as "passwordHash"
+      from users u left join user_credentials c on c.user_sourced_id = u.sourced_id
+      where u.sourced_id = ${input.userSourcedId}`,
+    );
+    const keys = { account: `account:${account?.signInName ?? input.userSourcedId}`, ip: `ip:${input.ip}` };
+    await assertNotThrottled(keys);
+    const isValid = await verifyPassword(
+      input.password,
+      account?.passwordHash ?? (await decoyPasswordHash()),
+    );
+    if (!isValid) await recordFailure([keys.account, keys.ip]);
+    return isValid;
+  }
+
+  /**
    * The session behind a cookie token, or null when it is unknown, expired or its user may no
    * longer sign in. Concurrent requests of one session share a single database lookup.
    */
@@ -341,6 +364,7 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
 
   return {
     login,
+    verifyCurrentPassword,
     resolveSession,
     endSession,
     forgetSession,

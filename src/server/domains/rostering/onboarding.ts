@@ -216,7 +216,8 @@ export async function onboardStudent(
   const today = now.toISOString().slice(0, 10);
 
   const newAccount = async (account: Omit<NewAccount, "password">) => {
-    const password = generateReadablePassword();
+    // The full name's parts and the sign-in name are the person's words the password must leave out.
+    const password = generateReadablePassword({ givenName: account.name, username: account.signIn });
     return { account: { ...account, password }, passwordHash: await hashPassword(password) };
   };
   const { student } = input;

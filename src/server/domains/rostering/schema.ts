@@ -137,7 +137,7 @@ export const guardianLinkRequests = pgTable(
 
 /**
  * Every change made to the roster from Dash's own pages (roles, parent links, organisations,
- * onboarding): who, what and when. Append-only; `summary` is written at the time, in words, so it
+ * onboarding) and to people's passwords (links issued, passwords changed): who, what and when. Append-only; `summary` is written at the time, in words, so it
  * still reads right after names change.
  */
 export const rosterChanges = pgTable(

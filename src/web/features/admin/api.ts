@@ -1,4 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
+import { passwordResetLinkSchema } from "../../../shared/contracts/auth";
 import {
   guardianSearchResponseSchema,
   type OnboardingRequest,
@@ -161,6 +162,10 @@ export function addRole(userId: string, input: AddRole) {
 
 export function removeRole(userId: string, input: RoleAtOrg) {
   return apiFetch(withQuery(userPath(userId, "/roles"), input), userResponseSchema, { method: "DELETE" });
+}
+
+export function issuePasswordResetLink(userId: string) {
+  return apiFetch(userPath(userId, "/password-reset"), passwordResetLinkSchema, { method: "POST" });
 }
 
 export function makeRolePrimary(userId: string, input: RoleAtOrg) {

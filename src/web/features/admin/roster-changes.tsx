@@ -5,14 +5,14 @@ import { relativeTime } from "../../lib/format";
 import { Loading, QueryError, Section } from "../home/parts";
 import { CHANGES_PAGE_SIZE, rosterChangesQuery } from "./api";
 
-/** The latest changes to roles, parent links, organisations and onboarding: who, what, when. */
+/** The latest changes to roles, parent links, organisations, onboarding and passwords: who, what, when. */
 export function RecentChanges() {
   const [offset, setOffset] = useState(0);
   const changes = useQuery({ ...rosterChangesQuery(offset), placeholderData: keepPreviousData });
   return (
     <Section
       title="Recent changes"
-      description="Every change made to roles, parent links, organizations and onboarding."
+      description="Every change made to roles, parent links, organizations, onboarding and passwords."
     >
       {changes.isError && (
         <QueryError

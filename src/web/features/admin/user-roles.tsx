@@ -9,6 +9,7 @@ import { fullName } from "../auth/auth-state";
 import { Loading, QueryError, Section } from "../home/parts";
 import { addRole, makeRolePrimary, orgsQuery, removeRole, rosterKeys, userQuery } from "./api";
 import { orgTypeName } from "./organizations-page";
+import { PasswordLink } from "./password-link";
 import { ALL_ROLE_CHOICES, DANGER_SMALL_BUTTON, PersonPicker, SMALL_BUTTON } from "./people-search";
 
 /** Every view of the roster, and the signed-in profile (an administrator may change their own roles). */
@@ -141,6 +142,7 @@ function UserRoles({ userId }: { userId: string }) {
           setNotice(message);
         }}
       />
+      <PasswordLink key={person.sourcedId} person={person} />
       {removing?.role && (
         <ConfirmDialog
           title="Remove this role?"

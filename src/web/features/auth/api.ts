@@ -1,11 +1,13 @@
 import { queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
 import {
+  type ChangePassword,
   demoAccountsResponseSchema,
   impersonationAuditResponseSchema,
   type LoginRequest,
   type MeResponse,
   meResponseSchema,
+  type PasswordReset,
   type StartImpersonation,
 } from "../../../shared/contracts/auth";
 import { publicConfigSchema } from "../../../shared/contracts/config";
@@ -102,4 +104,14 @@ export async function startImpersonation(input: StartImpersonation) {
 
 export async function stopImpersonation() {
   return acceptMe(await apiFetch("/api/auth/impersonation", z.unknown(), { method: "DELETE" }));
+}
+
+export function changePassword(input: ChangePassword) {
+  return apiFetch("/api/auth/password", z.object({ ok: z.literal(true), otherSessionsEnded: z.number() }), {
+    body: input,
+  });
+}
+
+export function resetPassword(input: PasswordReset) {
+  return apiFetch("/api/auth/password-reset", z.object({ ok: z.literal(true) }), { body: input });
 }

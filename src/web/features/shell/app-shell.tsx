@@ -6,6 +6,7 @@ import { decideAccess, NAV_GROUPS, type PageRoute, routes } from "../../../share
 import { Brand } from "../../components/brand";
 import { signOut, stopImpersonation } from "../auth/api";
 import { type AuthState, accessSubjectOf, fullName } from "../auth/auth-state";
+import { ChangePasswordDialog } from "../auth/change-password-dialog";
 import { resetRole, switchRole } from "../auth/role-choice";
 import { AuthProvider } from "../auth/use-auth";
 import { THEMES, type Theme, useDebugMode, useTheme } from "./preferences";
@@ -13,6 +14,9 @@ import { THEMES, type Theme, useDebugMode, useTheme } from "./preferences";
 /** The signed-in frame of every page: sidebar, header, impersonation banner and help button. */
 export function AppShell({ auth, children }: { auth: AuthState; children: ReactNode }) {
   const [isMenuOpen, setIsMenuOpen] = useState(false);
+  const [isChangingPassword, setIsChangingPassword] = useState(false);
+  // While viewing as someone, the account in view is not one's own: the server refuses too.
+  const changePassword = auth.isImpersonating ? null : () => setIsChangingPassword(true);
   const isDebug = useDebugMode(isAdminLevel(auth.activeRole));
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const hasHelpButton = auth.activeRole !== "student";
@@ -30,9 +34,19 @@ export function AppShell({ auth, children }: { auth: AuthState; children: ReactN
         Skip to content
       </a>
       <div className="flex min-h-screen">
-        <Sidebar auth={auth} isOpen={isMenuOpen} onClose={() => setIsMenuOpen(false)} />
+        <Sidebar
+          auth={auth}
+          isOpen={isMenuOpen}
+          onClose={() => setIsMenuOpen(false)}
+          onChangePassword={changePassword}
+        />
         <div className="flex min-w-0 flex-1 flex-col">
-          <Header auth={auth} isDebug={isDebug} onOpenMenu={() => setIsMenuOpen(true)} />
+          <Header
+            auth={auth}
+            isDebug={isDebug}
+            onOpenMenu={() => setIsMenuOpen(true)}
+            onChangePassword={changePassword}
+          />
           <main
             id="main"
             tabIndex={-1}
@@ -43,6 +57,9 @@ export function AppShell({ auth, children }: { auth: AuthState; children: ReactN
           </main>
         </div>
       </div>
+      {isChangingPassword && (
+        <ChangePasswordDialog user={auth.realUser} onClose={() => setIsChangingPassword(false)} />
+      )}
       {hasHelpButton && (
         <a
           href={auth.config.supportUrl}
@@ -71,7 +88,17 @@ function navigationFor(auth: AuthState) {
   })).filter((section) => section.links.length > 0);
 }
 
-function Sidebar({ auth, isOpen, onClose }: { auth: AuthState; isOpen: boolean; onClose: () => void }) {
+function Sidebar({
+  auth,
+  isOpen,
+  onClose,
+  onChangePassword,
+}: {
+  auth: AuthState;
+  isOpen: boolean;
+  onClose: () => void;
+  onChangePassword: (() => void) | null;
+}) {
   const sections = navigationFor(auth);
   return (
     <>
@@ -124,6 +151,24 @@ function Sidebar({ auth, isOpen, onClose }: { auth: AuthState; isOpen: boolean; 
             </ul>
           </div>
         ))}
+        {/* A phone's header has no room for it: there it is in this menu. */}
+        {onChangePassword && (
+          <div className="mb-4 border-t border-slate-200 pt-3 sm:hidden dark:border-slate-800">
+            <p className="px-3 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+              Account
+            </p>
+            <button
+              type="button"
+              onClick={() => {
+                onClose();
+                onChangePassword();
+              }}
+              className="block w-full rounded-lg px-3 py-1.5 text-left text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
+            >
+              Change password
+            </button>
+          </div>
+        )}
       </nav>
     </>
   );
@@ -133,10 +178,12 @@ function Header({
   auth,
   isDebug,
   onOpenMenu,
+  onChangePassword,
 }: {
   auth: AuthState;
   isDebug: boolean;
   onOpenMenu: () => void;
+  onChangePassword: (() => void) | null;
 }) {
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
@@ -158,7 +205,7 @@ function Header({
         )}
         {auth.availableRoles.length > 1 && <RoleSwitcher auth={auth} />}
         <ThemeSwitcher />
-        <UserMenu auth={auth} />
+        <UserMenu auth={auth} onChangePassword={onChangePassword} />
       </div>
     </header>
   );
@@ -225,7 +272,7 @@ function ThemeSwitcher() {
   );
 }
 
-function UserMenu({ auth }: { auth: AuthState }) {
+function UserMenu({ auth, onChangePassword }: { auth: AuthState; onChangePassword: (() => void) | null }) {
   const queryClient = useQueryClient();
   const [isSigningOut, setIsSigningOut] = useState(false);
   return (
@@ -236,6 +283,15 @@ function UserMenu({ auth }: { auth: AuthState }) {
           {auth.activeRole ? ROLE_DISPLAY_NAMES[auth.activeRole] : "No role"}
         </p>
       </div>
+      {onChangePassword && (
+        <button
+          type="button"
+          onClick={onChangePassword}
+          className="hidden rounded-lg px-2 py-1.5 text-sm font-semibold text-brand-700 underline-offset-2 hover:underline sm:block dark:text-brand-100"
+        >
+          Change password
+        </button>
+      )}
       <button
         type="button"
         disabled={isSigningOut}

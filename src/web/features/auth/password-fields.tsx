@@ -1,0 +1,133 @@
+import { type InputHTMLAttributes, useId, useState } from "react";
+import {
+  checkPassword,
+  PASSWORD_RULES,
+  type PasswordContext,
+  type PasswordProblem,
+} from "../../../shared/password-policy";
+
+const INPUT_CLASS =
+  "block w-full min-w-0 rounded-lg border bg-white px-3 py-2.5 text-base shadow-sm focus:border-brand-600 dark:bg-slate-950";
+
+/**
+ * A password input with a Show button (people who can see what they type make fewer mistakes)
+ * and its error beside it, read by screen readers with the field.
+ */
+export function PasswordField({
+  label,
+  error,
+  describedBy,
+  className = "",
+  ...input
+}: {
+  label: string;
+  error?: string | null;
+  /** Ids of other text that describes the field (the rules). */
+  describedBy?: string;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, "type">) {
+  const id = useId();
+  const [isShown, setIsShown] = useState(false);
+  const errorId = `${id}-error`;
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <div className="mt-1 flex gap-2">
+        <input
+          id={id}
+          type={isShown ? "text" : "password"}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={[error ? errorId : null, describedBy].filter(Boolean).join(" ") || undefined}
+          className={`${INPUT_CLASS} ${error ? "border-red-600 dark:border-red-400" : "border-slate-300 dark:border-slate-700"}`}
+          {...input}
+        />
+        <button
+          type="button"
+          onClick={() => setIsShown(!isShown)}
+          aria-pressed={isShown}
+          aria-label={`Show ${label.toLowerCase()}`}
+          className="shrink-0 rounded-lg border border-slate-300 px-3 text-sm font-semibold hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
+        >
+          {isShown ? "Hide" : "Show"}
+        </button>
+      </div>
+      {error && (
+        <p id={errorId} className="mt-1 text-sm font-medium text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+type RuleState = "met" | "broken" | "unchecked";
+
+/** Each rule's state for what is typed so far; commonness (and, without a context, names) the server checks. */
+function ruleStates(password: string, context: PasswordContext | null): RuleState[] {
+  const problems: PasswordProblem[] = password ? checkPassword(password, { context: context ?? {} }) : [];
+  return PASSWORD_RULES.map((rule) => {
+    if (!password || rule.codes.includes("common") || (!context && rule.codes.includes("personal")))
+      return "unchecked";
+    return problems.some((problem) => rule.codes.includes(problem.code)) ? "broken" : "met";
+  });
+}
+
+const RULE_MARKS: Record<RuleState, { mark: string; words: string; className: string }> = {
+  met: { mark: "✓", words: "done", className: "text-emerald-700 dark:text-emerald-300" },
+  broken: { mark: "✗", words: "not yet", className: "text-red-700 dark:text-red-300" },
+  unchecked: { mark: "•", words: "", className: "text-slate-500 dark:text-slate-400" },
+};
+
+/**
+ * The field of a new password with the policy's rules under it, each marked as the person types.
+ * `context` is the person (their words are checked live); without it the server checks them.
+ */
+export function NewPasswordField({
+  value,
+  onChange,
+  context,
+  error,
+  label = "New password",
+  autoFocus,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  context: PasswordContext | null;
+  error?: string | null;
+  label?: string;
+  autoFocus?: boolean;
+}) {
+  const rulesId = useId();
+  const states = ruleStates(value, context);
+  return (
+    <div>
+      <PasswordField
+        label={label}
+        name="new-password"
+        autoComplete="new-password"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        error={error}
+        describedBy={rulesId}
+        autoFocus={autoFocus}
+      />
+      <ul id={rulesId} aria-label="Password rules" className="mt-2 space-y-1 text-sm">
+        {PASSWORD_RULES.map((rule, index) => {
+          const state = RULE_MARKS[states[index] ?? "unchecked"];
+          return (
+            <li key={rule.text} className="flex gap-2">
+              <span aria-hidden="true" className={`w-4 shrink-0 text-center font-bold ${state.className}`}>
+                {state.mark}
+              </span>
+              <span className="text-slate-700 dark:text-slate-300">
+                {rule.text}
+                {state.words && <span className="sr-only"> ({state.words})</span>}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
