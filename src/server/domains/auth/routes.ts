@@ -1,4 +1,3 @@
-import { inArray, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { z } from "zod";
@@ -7,7 +6,6 @@ import {
   type MeResponse,
   startImpersonationSchema,
 } from "../../../shared/contracts/auth";
-import { getMeta } from "../../db/meta";
 import {
   actorOf,
   clearSessionCookie,
@@ -19,8 +17,8 @@ import {
 } from "../../lib/auth";
 import type { Actor, AppDeps, AppEnv } from "../../lib/context";
 import { readJsonBody, readQuery } from "../../lib/validation";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../seed/demo-accounts";
-import { users } from "../rostering/schema";
+import { DEMO_PASSWORD } from "../../seed/demo-accounts";
+import { findListedDemoAccounts } from "../../seed/demo-school";
 import { createImpersonation } from "./impersonation";
 
 /** The `me` body: the signed-in user, whom they view as, and their active and available roles. */
@@ -78,19 +76,7 @@ export function authRoutes({ db, env, auth }: AppDeps) {
       return c.json(meBody(c.get("actor")));
     })
     .get("/demo-accounts", async (c) => {
-      // Listed only while the demo school is there: a real school's sign-in page shows none.
-      if (!(await getMeta(db, "demo_seeded_at"))) return c.json({ accounts: [], password: null });
-      const present = await db
-        .select({ email: users.email })
-        .from(users)
-        .where(
-          inArray(
-            sql`lower(${users.email})`,
-            DEMO_ACCOUNTS.map((account) => account.email),
-          ),
-        );
-      const emails = new Set(present.map((row) => row.email?.toLowerCase()));
-      const accounts = DEMO_ACCOUNTS.filter((account) => emails.has(account.email));
+      const accounts = await findListedDemoAccounts(db, env);
       return c.json({ accounts, password: accounts.length ? DEMO_PASSWORD : null });
     })
     .post("/impersonation", async (c) => {
