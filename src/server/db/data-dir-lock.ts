@@ -109,7 +109,7 @@ function isRunning(pid: number): boolean {
 }
 
 /** Why the lock's holder is gone, or null while it may still be using the database. */
-export function whyLeftBehind(lockFile: string, text: string, now = Date.now()): string | null {
+function whyLeftBehind(lockFile: string, text: string): string | null {
   const record = parseRecord(text);
   const own = ownRecord();
   if (typeof record.pid !== "number" || !Number.isInteger(record.pid) || record.pid <= 0)
@@ -121,13 +121,15 @@ export function whyLeftBehind(lockFile: string, text: string, now = Date.now()):
     if (record.pid === process.pid)
       return heldLocks.has(lockFile) ? null : `its process id ${record.pid} is this process's own`;
     if (!isRunning(record.pid)) return `process ${record.pid} no longer runs`;
-    if (hasProcFs && !isLegacy && processStartTime(record.pid) !== record.startTime)
+    // A process hidden from /proc (mounted with hidepid) may be the holder: it keeps the lock.
+    const startTime = hasProcFs && !isLegacy ? processStartTime(record.pid) : null;
+    if (startTime !== null && startTime !== record.startTime)
       return `process id ${record.pid} now belongs to another process`;
     return null;
   }
-  const touchedMs = statSync(lockFile).mtimeMs;
-  if (now - touchedMs > LOCK_STALE_MS)
-    return `its holder on ${record.host ?? "another machine"} has not refreshed it for ${Math.round((now - touchedMs) / 1000)} s`;
+  const untouchedMs = Date.now() - (statSync(lockFile, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+  if (untouchedMs > LOCK_STALE_MS)
+    return `its holder on ${record.host ?? "another machine"} has not refreshed it for ${Math.round(untouchedMs / 1000)} s`;
   return null;
 }
 
@@ -143,9 +145,9 @@ function sleepSync(ms: number): void {
 
 /**
  * Removes the lock file only if it still holds `judged`, the text found to be left behind, with
- * the other openers kept out meanwhile. Answers false when another opener is mid-takeover.
+ * the other openers kept out meanwhile.
  */
-function removeIfUnchanged(lockFile: string, judged: string): boolean {
+function removeIfUnchanged(lockFile: string, judged: string): "removed" | "changed" | "busy" {
   const takeover = `${lockFile}${TAKEOVER_SUFFIX}`;
   try {
     mkdirSync(takeover);
@@ -153,14 +155,15 @@ function removeIfUnchanged(lockFile: string, judged: string): boolean {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     const age = Date.now() - (statSync(takeover, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
     if (age > TAKEOVER_STALE_MS) rmSync(takeover, { recursive: true, force: true });
-    return false;
+    return "busy";
   }
   try {
-    if (readText(lockFile) === judged) rmSync(lockFile, { force: true });
+    if (readText(lockFile) !== judged) return "changed";
+    rmSync(lockFile, { force: true });
+    return "removed";
   } finally {
     rmSync(takeover, { recursive: true, force: true });
   }
-  return true;
 }
 
 /** Takes the lock of `dataDir`, or throws naming the process that holds it. */
@@ -183,11 +186,12 @@ export function lockDataDir(dataDir: string, options: LockOptions = {}): DataDir
       throw new Error(
         `another Dash process (${describeHolder(found)}) is using the database in ${dataDir}; stop it first`,
       );
-    if (found !== null && removeIfUnchanged(lockFile, found)) {
+    const outcome = found === null ? "changed" : removeIfUnchanged(lockFile, found);
+    if (outcome === "removed") {
       options.onTakeover?.(`took over the lock of ${dataDir} left behind: ${reason}`);
     } else if (Date.now() > deadline) {
       throw new Error(`the lock of ${dataDir} is being taken over by another process; try again`);
-    } else {
+    } else if (outcome === "busy") {
       sleepSync(50);
     }
   }
