@@ -7,10 +7,11 @@
  */
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { openDatabase } from "../src/server/db/client";
+import { configuredDatabase, openDatabase } from "../src/server/db/client";
 import { createAdministrator } from "../src/server/domains/auth/admin-account";
 import { generatePassword } from "../src/server/domains/auth/password";
 import { readEnv } from "../src/server/env";
+import { createLogger } from "../src/server/lib/logger";
 import { PASSWORD_MIN_LENGTH, PASSWORD_RULES } from "../src/shared/password-policy";
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
@@ -76,8 +77,9 @@ async function main() {
   }
 
   const env = readEnv();
+  // Same lock as the server; losing it mid-way ends the process before anything is committed.
   const database = await openDatabase(
-    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
+    configuredDatabase(env, createLogger(env.LOG_LEVEL), () => process.exit(1)),
   );
   try {
     await database.migrate();

@@ -6,9 +6,10 @@
 import { createWriteStream } from "node:fs";
 import { rename } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
-import { openDatabase } from "../src/server/db/client";
+import { configuredDatabase, openDatabase } from "../src/server/db/client";
 import { exportRosterZip } from "../src/server/domains/rostering/bulk/export";
 import { readEnv } from "../src/server/env";
+import { createLogger } from "../src/server/lib/logger";
 
 async function main() {
   const [target, ...rest] = process.argv.slice(2);
@@ -17,7 +18,7 @@ async function main() {
   }
   const env = readEnv();
   const database = await openDatabase(
-    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
+    configuredDatabase(env, createLogger(env.LOG_LEVEL), () => process.exit(1)),
   );
   try {
     await database.migrate();

@@ -8,10 +8,11 @@
  * Stop the server first when it uses the embedded database.
  */
 import { parseArgs } from "node:util";
-import { openDatabase } from "../src/server/db/client";
+import { configuredDatabase, openDatabase } from "../src/server/db/client";
 import { formatReport, importRosterFrom } from "../src/server/domains/rostering/bulk/import";
 import { readEnv } from "../src/server/env";
 import { AppError } from "../src/server/lib/errors";
+import { createLogger } from "../src/server/lib/logger";
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -26,8 +27,9 @@ async function main(): Promise<number> {
     throw new Error("Usage: npm run oneroster:import -- PATH(folder or .zip) [--dry-run] [--strict]");
   }
   const env = readEnv();
+  // Same lock as the server; losing it mid-way ends the process before anything is committed.
   const database = await openDatabase(
-    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
+    configuredDatabase(env, createLogger(env.LOG_LEVEL), () => process.exit(1)),
   );
   try {
     await database.migrate();

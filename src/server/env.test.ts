@@ -5,6 +5,7 @@ describe("readEnv", () => {
   it("has safe defaults for the embedded mode", () => {
     const env = readEnv({});
     expect(env).toMatchObject({
+      NODE_ENV: "development",
       PORT: 3000,
       HOST: "0.0.0.0",
       DATA_DIR: "./data",
@@ -12,6 +13,7 @@ describe("readEnv", () => {
       TRUST_PROXY: false,
     });
     expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.DASH_SECRET_KEY).toBeUndefined();
   });
 
   it("treats empty variables as unset and parses flags", () => {

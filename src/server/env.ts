@@ -2,48 +2,64 @@ import { z } from "zod";
 import { DEFAULT_INGEST_LIMITS } from "../shared/contracts/activity";
 import { DEMO_FIRST_SCHOOL_ID } from "./seed/demo-accounts";
 
-const booleanFlag = (fallback: boolean) =>
-  z
-    .enum(["true", "false", "1", "0", "yes", "no"])
-    .optional()
-    .transform((value) => (value === undefined ? fallback : ["true", "1", "yes"].includes(value)));
+const optionalFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .optional()
+  .transform((value) => (value === undefined ? undefined : ["true", "1", "yes"].includes(value)));
+const booleanFlag = (fallback: boolean) => optionalFlag.transform((value) => value ?? fallback);
 
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default("0.0.0.0"),
-  DATA_DIR: z.string().min(1).default("./data"),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must start with postgres:// or postgresql://")
-    .optional(),
-  SEED_DEMO: booleanFlag(true),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
-  TRUST_PROXY: booleanFlag(false),
-  SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(120),
-  SESSION_MAX_HOURS: z.coerce.number().int().positive().default(168),
-  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
-  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(30),
-  LOGIN_THROTTLE_MINUTES: z.coerce.number().int().positive().default(15),
-  SUPPORT_URL: z.url().default("https://support.dash.school"),
-  IMPERSONATION_MINUTES: z.coerce.number().int().positive().default(60),
-  CLASS_LEADERBOARD_ORG: z.string().min(1).default(DEMO_FIRST_SCHOOL_ID),
-  INGEST_MAX_XP_PER_EVENT: z.coerce.number().positive().default(DEFAULT_INGEST_LIMITS.maxXpPerEvent),
-  INGEST_MAX_ACTIVE_SECONDS_PER_EVENT: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(86_400)
-    .default(DEFAULT_INGEST_LIMITS.maxActiveSecondsPerEvent),
-  INGEST_MAX_ACTIVE_SECONDS_PER_DAY: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(86_400, "a day has at most 86400 seconds")
-    .default(DEFAULT_INGEST_LIMITS.maxActiveSecondsPerDay),
-  INGEST_MAX_AUTO_XP_PER_DAY: z.coerce.number().positive().default(DEFAULT_INGEST_LIMITS.maxAutoXpPerDay),
-  INGEST_MAX_PAST_DAYS: z.coerce.number().int().positive().default(DEFAULT_INGEST_LIMITS.maxPastDays),
-  INGEST_MAX_FUTURE_MINUTES: z.coerce.number().int().min(0).default(DEFAULT_INGEST_LIMITS.maxFutureMinutes),
-});
+export const MIN_SECRET_KEY_LENGTH = 32;
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    DATA_DIR: z.string().min(1).default("./data"),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must start with postgres:// or postgresql://")
+      .optional(),
+    // Unset, it follows NODE_ENV: a production server seeds the demo school only when asked to.
+    SEED_DEMO: optionalFlag,
+    DASH_SECRET_KEY: z
+      .string()
+      .min(
+        MIN_SECRET_KEY_LENGTH,
+        `DASH_SECRET_KEY must be at least ${MIN_SECRET_KEY_LENGTH} characters (for example the output of \`openssl rand -base64 32\`)`,
+      )
+      .optional(),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    TRUST_PROXY: booleanFlag(false),
+    SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(120),
+    SESSION_MAX_HOURS: z.coerce.number().int().positive().default(168),
+    LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
+    LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(30),
+    LOGIN_THROTTLE_MINUTES: z.coerce.number().int().positive().default(15),
+    SUPPORT_URL: z.url().default("https://support.dash.school"),
+    IMPERSONATION_MINUTES: z.coerce.number().int().positive().default(60),
+    CLASS_LEADERBOARD_ORG: z.string().min(1).default(DEMO_FIRST_SCHOOL_ID),
+    INGEST_MAX_XP_PER_EVENT: z.coerce.number().positive().default(DEFAULT_INGEST_LIMITS.maxXpPerEvent),
+    INGEST_MAX_ACTIVE_SECONDS_PER_EVENT: z.coerce
+      .number()
+      .int()
+      .positive()
+      .max(86_400)
+      .default(DEFAULT_INGEST_LIMITS.maxActiveSecondsPerEvent),
+    INGEST_MAX_ACTIVE_SECONDS_PER_DAY: z.coerce
+      .number()
+      .int()
+      .positive()
+      .max(86_400, "a day has at most 86400 seconds")
+      .default(DEFAULT_INGEST_LIMITS.maxActiveSecondsPerDay),
+    INGEST_MAX_AUTO_XP_PER_DAY: z.coerce.number().positive().default(DEFAULT_INGEST_LIMITS.maxAutoXpPerDay),
+    INGEST_MAX_PAST_DAYS: z.coerce.number().int().positive().default(DEFAULT_INGEST_LIMITS.maxPastDays),
+    INGEST_MAX_FUTURE_MINUTES: z.coerce.number().int().min(0).default(DEFAULT_INGEST_LIMITS.maxFutureMinutes),
+  })
+  .transform(({ SEED_DEMO, ...env }) => ({
+    ...env,
+    SEED_DEMO: SEED_DEMO ?? env.NODE_ENV !== "production",
+  }));
 
 export type Env = z.output<typeof envSchema>;
 

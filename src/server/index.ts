@@ -3,19 +3,31 @@ import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app";
 import { ensureWebBuild } from "./build-web";
-import { openDatabase } from "./db/client";
+import { configuredDatabase, openDatabase } from "./db/client";
 import { authSettingsFromEnv, createAuthService } from "./domains/auth/service";
 import { readEnv } from "./env";
 import { createLogger } from "./lib/logger";
+import { createSecretBox } from "./lib/secret-box";
 import { isDatabaseEmpty, seedDemoSchool } from "./seed/demo-school";
+import { refuseDemoAccountsInProduction, resolveSecretKey } from "./startup-checks";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
+
+/** Until the server listens, a signal ends the start-up at once (the exit releases the lock). */
+function stopDuringStartup(signal: StopSignal) {
+  process.stderr.write(`Dash stopped during start-up (${signal})\n`);
+  process.exit(SIGNAL_EXIT_CODES[signal]);
+}
 
 async function main() {
+  for (const signal of Object.keys(SIGNAL_EXIT_CODES) as StopSignal[]) process.on(signal, stopDuringStartup);
   const env = readEnv();
   const logger = createLogger(env.LOG_LEVEL);
   const started = performance.now();
+  const secretBox = createSecretBox(resolveSecretKey(env, logger));
 
   // `--api-only` (used by `npm run dev`, where Vite serves the pages) skips the web build.
   const distDir = path.join(projectRoot, "dist");
@@ -23,17 +35,25 @@ async function main() {
     !process.argv.includes("--api-only") && (await ensureWebBuild(projectRoot, distDir, logger));
   const webRoot = hasWebApp ? distDir : undefined;
 
-  const database = await openDatabase(
-    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
-  );
+  // Another process now writes to the embedded database: stop at once, without closing it.
+  const database = await openDatabase(configuredDatabase(env, logger, () => process.exit(1)));
   await database.migrate();
   if (env.SEED_DEMO && (await isDatabaseEmpty(database.db))) {
     logger.info("seeding the demo school");
     await seedDemoSchool(database.db);
   }
+  await refuseDemoAccountsInProduction(database.db, env);
 
   const auth = createAuthService(database.db, authSettingsFromEnv(env));
-  const app = createApp({ db: database.db, dbKind: database.kind, env, logger, auth, webRoot });
+  const app = createApp({
+    db: database.db,
+    dbKind: database.kind,
+    env,
+    logger,
+    auth,
+    secretBox,
+    webRoot,
+  });
   const sweep = setInterval(async () => {
     await auth.sweepExpired().catch((error) => logger.warn("session sweep failed", { error: String(error) }));
     const maintenanceStarted = performance.now();
@@ -55,7 +75,7 @@ async function main() {
   });
 
   let isShuttingDown = false;
-  const shutdown = (signal: string) => {
+  const shutdown = (signal: StopSignal) => {
     if (isShuttingDown) return;
     isShuttingDown = true;
     logger.info("shutting down", { signal });
@@ -70,8 +90,10 @@ async function main() {
       if ("closeAllConnections" in server) server.closeAllConnections();
     }, 5000).unref();
   };
-  process.on("SIGINT", () => shutdown("SIGINT"));
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  for (const signal of Object.keys(SIGNAL_EXIT_CODES) as StopSignal[]) {
+    process.off(signal, stopDuringStartup);
+    process.on(signal, shutdown);
+  }
 }
 
 main().catch((error) => {

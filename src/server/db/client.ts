@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -9,6 +9,9 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import type { Env } from "../env";
+import type { Logger } from "../lib/logger";
+import { type LockOptions, lockDataDir } from "./data-dir-lock";
 import * as schema from "./schema";
 
 /** One type for both drivers: the app's code never knows which database it runs on. */
@@ -36,52 +39,46 @@ const MIGRATION_LOCK_ID = 4_242_001;
 
 export type DatabaseOptions =
   | { databaseUrl: string; poolSize?: number }
-  | { dataDir: string }
+  | { dataDir: string; lock?: LockOptions }
   | { pglite: PGlite };
+
+/**
+ * The database the configuration names, for the server and the command-line tools alike: a
+ * lock left behind is taken over with a warning, and losing the lock while running is an error
+ * after which `onLockLost` must stop all writing.
+ */
+export function configuredDatabase(
+  env: Pick<Env, "DATABASE_URL" | "DATA_DIR">,
+  logger: Logger,
+  onLockLost: () => void,
+): DatabaseOptions {
+  if (env.DATABASE_URL) return { databaseUrl: env.DATABASE_URL };
+  return {
+    dataDir: env.DATA_DIR,
+    lock: {
+      onTakeover: (message) => logger.warn(message),
+      onLost: (message) => {
+        logger.error(message);
+        onLockLost();
+      },
+    },
+  };
+}
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if ("databaseUrl" in options) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
   if ("dataDir" in options) {
     const dataDir = path.resolve(options.dataDir);
     mkdirSync(dataDir, { recursive: true });
-    const unlock = lockDataDir(dataDir);
+    const lock = lockDataDir(dataDir, options.lock);
     try {
-      return wrapPglite(await PGlite.create({ dataDir }), unlock);
+      return wrapPglite(await PGlite.create({ dataDir }), lock.release);
     } catch (error) {
-      unlock();
+      lock.release();
       throw error;
     }
   }
   return wrapPglite(options.pglite);
-}
-
-/**
- * The embedded database belongs to one process: a second one on the same folder would corrupt
- * it. A lock file names the owner; one left by a process that no longer runs is taken over.
- */
-function lockDataDir(dataDir: string): () => void {
-  const lockFile = path.join(dataDir, "dash.lock");
-  for (;;) {
-    try {
-      writeFileSync(lockFile, String(process.pid), { flag: "wx" });
-      return () => rmSync(lockFile, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    const owner = Number(readFileSync(lockFile, "utf8"));
-    if (owner && isRunning(owner))
-      throw new Error(`another Dash process (pid ${owner}) is using the database in ${dataDir}`);
-    rmSync(lockFile, { force: true });
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 function wrapPglite(client: PGlite, unlock = () => {}): DatabaseHandle {

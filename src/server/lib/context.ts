@@ -5,6 +5,7 @@ import type { Database, DatabaseKind } from "../db/client";
 import type { AuthService, SignedInSession } from "../domains/auth/service";
 import type { Env } from "../env";
 import type { Logger } from "./logger";
+import type { SecretBox } from "./secret-box";
 
 /** What the app is built from: passed in, never imported, so tests can build their own. */
 export interface AppDeps {
@@ -13,6 +14,8 @@ export interface AppDeps {
   env: Env;
   logger: Logger;
   auth: AuthService;
+  /** Encrypts the secrets Dash must read back, under DASH_SECRET_KEY. */
+  secretBox: SecretBox;
   /** The folder of the built SPA; without it only the API is served. */
   webRoot?: string;
 }

@@ -18,7 +18,7 @@ const count = async (query: ReturnType<typeof sql>) => {
 };
 
 describe("the demo school", () => {
-  it("has a district with two schools, eight Guides and about 150 students in grades K–8", async () => {
+  it("has a district with two schools, nine Guides, 153 students, 186 parents and 12 guardians, as the README says", async () => {
     expect(await count(sql`select count(*) as n from orgs where type = 'district'`)).toBe(1);
     expect(
       await count(
@@ -30,11 +30,19 @@ describe("the demo school", () => {
         sql`select count(distinct user_sourced_id) as n from user_roles where role = 'teacher' and user_sourced_id <> ${demoId("multi")}`,
       ),
     ).toBe(8);
-    const students = await count(
-      sql`select count(distinct user_sourced_id) as n from user_roles where role = 'student'`,
-    );
-    expect(students).toBeGreaterThanOrEqual(140);
-    expect(students).toBeLessThanOrEqual(160);
+    // Jordan Lee (multi@dash.demo) is the ninth Guide and one of the students.
+    expect(
+      await count(sql`select count(distinct user_sourced_id) as n from user_roles where role = 'teacher'`),
+    ).toBe(9);
+    expect(
+      await count(sql`select count(distinct user_sourced_id) as n from user_roles where role = 'student'`),
+    ).toBe(153);
+    expect(
+      await count(sql`select count(distinct user_sourced_id) as n from user_roles where role = 'parent'`),
+    ).toBe(186);
+    expect(
+      await count(sql`select count(distinct user_sourced_id) as n from user_roles where role = 'guardian'`),
+    ).toBe(12);
     const [grades] = await queryRows<{ grades: string[] }>(
       t.db,
       sql`select array_agg(distinct g order by g) as grades from users, unnest(grades) g`,

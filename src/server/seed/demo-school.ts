@@ -1,7 +1,7 @@
-import { sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import { ONEROSTER_SCOPE_LIST } from "../../shared/contracts/api-clients";
 import { type Database, queryRows } from "../db/client";
-import { setMeta } from "../db/meta";
+import { getMeta, setMeta } from "../db/meta";
 import { appApiKeys, learningApps } from "../domains/activity/schema";
 import { hashPassword } from "../domains/auth/password";
 import { userCredentials } from "../domains/auth/schema";
@@ -17,6 +17,7 @@ import {
   userRoles,
   users,
 } from "../domains/rostering/schema";
+import type { Env } from "../env";
 import { hashSecret } from "../lib/secrets";
 import {
   DEMO_ACCOUNTS,
@@ -30,7 +31,7 @@ import {
 import { seedDemoActivity } from "./demo-activity";
 
 /**
- * The demo school: a district with two schools, eight Guides, about 150 students in grades K–8
+ * The demo school: a district with two schools, nine Guides, 153 students in grades K–8
  * with their parents and guardians, classes per subject, enrollments and a school year with
  * terms. Deterministic: the same date gives the same rows and ids.
  */
@@ -538,4 +539,31 @@ export async function isDatabaseEmpty(db: Database): Promise<boolean> {
     sql`select exists (select 1 from users) as "hasUsers"`,
   );
   return !row?.hasUsers;
+}
+
+/** The demo school's sign-in accounts this database still holds (they share a published password). */
+export async function findDemoAccounts(db: Database): Promise<(typeof DEMO_ACCOUNTS)[number][]> {
+  const present = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(
+      inArray(
+        sql`lower(${users.email})`,
+        DEMO_ACCOUNTS.map((account) => account.email),
+      ),
+    );
+  const emails = new Set(present.map((row) => row.email?.toLowerCase()));
+  return DEMO_ACCOUNTS.filter((account) => emails.has(account.email));
+}
+
+/**
+ * Demo mode: the demo school was seeded here and Dash does not run in production. Only then does
+ * the sign-in page list the demo accounts; a real school's page shows none.
+ */
+export async function findListedDemoAccounts(
+  db: Database,
+  env: Pick<Env, "NODE_ENV">,
+): Promise<(typeof DEMO_ACCOUNTS)[number][]> {
+  if (env.NODE_ENV === "production" || !(await getMeta(db, "demo_seeded_at"))) return [];
+  return findDemoAccounts(db);
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
@@ -9,6 +9,7 @@ import { authSettingsFromEnv, createAuthService } from "../domains/auth/service"
 import { readEnv } from "../env";
 import { SESSION_COOKIE } from "../lib/auth";
 import { createLogger } from "../lib/logger";
+import { createSecretBox } from "../lib/secret-box";
 import { DEMO_PASSWORD } from "../seed/demo-accounts";
 import { withDatabase } from "./global-setup";
 
@@ -74,7 +75,16 @@ export async function createTestApp(options: { env?: Record<string, string>; web
   const logLines: string[] = [];
   const logger = createLogger(env.LOG_LEVEL, (_level, line) => logLines.push(line));
   const auth = createAuthService(handle.db, authSettingsFromEnv(env), clock.now);
-  const app = createApp({ db: handle.db, dbKind: handle.kind, env, logger, auth, webRoot: options.webRoot });
+  const secretBox = createSecretBox(randomBytes(32).toString("base64url"));
+  const app = createApp({
+    db: handle.db,
+    dbKind: handle.kind,
+    env,
+    logger,
+    auth,
+    secretBox,
+    webRoot: options.webRoot,
+  });
 
   function request(
     path: string,
@@ -104,7 +114,18 @@ export async function createTestApp(options: { env?: Record<string, string>; web
     return sessionCookieOf(response);
   }
 
-  return { app, db: handle.db, kind: handle.kind, env, clock, logLines, request, signIn, close: dispose };
+  return {
+    app,
+    db: handle.db,
+    kind: handle.kind,
+    env,
+    secretBox,
+    clock,
+    logLines,
+    request,
+    signIn,
+    close: dispose,
+  };
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;

@@ -1,4 +1,3 @@
-import { inArray, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { z } from "zod";
@@ -9,7 +8,6 @@ import {
   passwordResetSchema,
   startImpersonationSchema,
 } from "../../../shared/contracts/auth";
-import { getMeta } from "../../db/meta";
 import {
   actorOf,
   clearSessionCookie,
@@ -23,8 +21,8 @@ import type { Actor, AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { createRateLimiter } from "../../lib/rate-limit";
 import { parseWith, readJsonBody, readQuery } from "../../lib/validation";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../seed/demo-accounts";
-import { users } from "../rostering/schema";
+import { DEMO_PASSWORD } from "../../seed/demo-accounts";
+import { findListedDemoAccounts } from "../../seed/demo-school";
 import { createImpersonation } from "./impersonation";
 import { createPasswords } from "./passwords";
 
@@ -108,19 +106,7 @@ export function authRoutes({ db, env, auth, logger }: AppDeps) {
       return c.json(meBody(c.get("actor")));
     })
     .get("/demo-accounts", async (c) => {
-      // Listed only while the demo school is there: a real school's sign-in page shows none.
-      if (!(await getMeta(db, "demo_seeded_at"))) return c.json({ accounts: [], password: null });
-      const present = await db
-        .select({ email: users.email })
-        .from(users)
-        .where(
-          inArray(
-            sql`lower(${users.email})`,
-            DEMO_ACCOUNTS.map((account) => account.email),
-          ),
-        );
-      const emails = new Set(present.map((row) => row.email?.toLowerCase()));
-      const accounts = DEMO_ACCOUNTS.filter((account) => emails.has(account.email));
+      const accounts = await findListedDemoAccounts(db, env);
       return c.json({ accounts, password: accounts.length ? DEMO_PASSWORD : null });
     })
     .post("/impersonation", async (c) => {
