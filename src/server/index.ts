@@ -5,6 +5,7 @@ import { createApp } from "./app";
 import { ensureWebBuild } from "./build-web";
 import { openDatabase } from "./db/client";
 import { authSettingsFromEnv, createAuthService } from "./domains/auth/service";
+import { runDailyRetention } from "./domains/privacy/retention";
 import { readEnv } from "./env";
 import { createLogger } from "./lib/logger";
 import { isDatabaseEmpty, seedDemoSchool } from "./seed/demo-school";
@@ -36,6 +37,10 @@ async function main() {
   const app = createApp({ db: database.db, dbKind: database.kind, env, logger, auth, webRoot });
   const sweep = setInterval(async () => {
     await auth.sweepExpired().catch((error) => logger.warn("session sweep failed", { error: String(error) }));
+    // Runs once a day whichever process gets there first; the other sweeps find it taken.
+    await runDailyRetention(database.db, () => new Date(), logger).catch((error) =>
+      logger.warn("retention run failed", { error: String(error) }),
+    );
     const maintenanceStarted = performance.now();
     try {
       if (await database.maintain())
