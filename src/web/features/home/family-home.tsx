@@ -133,7 +133,7 @@ function ChildCard({ child }: { child: StudentSummary }) {
       <a
         href={childExportUrl(child.sourcedId)}
         download
-        aria-label={`Download the data Dash holds about ${fullName(child)}`}
+        aria-label={`Download my child's data: ${fullName(child)}`}
         className="mt-2 self-start text-sm font-semibold text-brand-700 underline hover:text-brand-900 dark:text-brand-100"
       >
         Download my child's data
