@@ -184,10 +184,7 @@ function RetentionPanel() {
       )}
       {retention.data ? (
         <>
-          <RetentionForm
-            key={JSON.stringify(retention.data.data.settings)}
-            saved={retention.data.data.settings}
-          />
+          <RetentionForm saved={retention.data.data.settings} />
           <LastRun run={retention.data.data.lastRun} />
         </>
       ) : (
