@@ -8,6 +8,7 @@ import { flowRoutes } from "./domains/activity/flow-routes";
 import { activityRoutes, ingestRoutes } from "./domains/activity/routes";
 import { authRoutes, passwordAdminRoutes } from "./domains/auth/routes";
 import { apiClientRoutes, oauthRoutes } from "./domains/oauth/routes";
+import { privacyAdminRoutes, privacyFamilyRoutes } from "./domains/privacy/routes";
 import { rosterAdminRoutes } from "./domains/rostering/admin-routes";
 import { ROSTER_IMPORT_PATH, rosterBulkRoutes } from "./domains/rostering/bulk/routes";
 import { courseRoutes } from "./domains/rostering/course-routes";
@@ -87,6 +88,8 @@ export function createApp(deps: AppDeps) {
     .route("/flow", flowRoutes(deps))
     .route("/admin/api-clients", apiClientRoutes(deps))
     .route("/admin/roster", rosterBulkRoutes(deps))
+    .route("/admin/privacy", privacyAdminRoutes(deps))
+    .route("/privacy", privacyFamilyRoutes(deps))
     .all("*", (c) =>
       c.json({ code: "not_found", message: `No API route ${c.req.method} ${c.req.path}` }, 404),
     );

@@ -5,6 +5,7 @@ import { createApp } from "./app";
 import { ensureWebBuild } from "./build-web";
 import { configuredDatabase, openDatabase } from "./db/client";
 import { authSettingsFromEnv, createAuthService } from "./domains/auth/service";
+import { runDailyRetention } from "./domains/privacy/retention";
 import { readEnv } from "./env";
 import { createLogger } from "./lib/logger";
 import { createSecretBox } from "./lib/secret-box";
@@ -56,6 +57,10 @@ async function main() {
   });
   const sweep = setInterval(async () => {
     await auth.sweepExpired().catch((error) => logger.warn("session sweep failed", { error: String(error) }));
+    // Runs once a day whichever process gets there first; the other sweeps find it taken.
+    await runDailyRetention(database.db, () => new Date(), logger).catch((error) =>
+      logger.warn("retention run failed", { error: String(error) }),
+    );
     const maintenanceStarted = performance.now();
     try {
       if (await database.maintain())

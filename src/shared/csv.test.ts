@@ -24,6 +24,11 @@ describe("csvField quoting", () => {
 });
 
 describe("formula neutralisation", () => {
+  it("leaves numbers written as text alone: a negative decimal is not a formula", () => {
+    expect(csvField("-12.50")).toBe("-12.50");
+    expect(csvField("-3")).toBe("-3");
+  });
+
   it.each([
     ['=HYPERLINK("http://x","y")', '"\'=HYPERLINK(""http://x"",""y"")"'],
     ["+1+1", "'+1+1"],

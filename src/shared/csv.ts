@@ -6,7 +6,8 @@
  * text cell beginning with =, +, -, @, a tab or a carriage return is a formula to Excel,
  * LibreOffice and Google Sheets, so a student named `=HYPERLINK(…)` could run one on a teacher's
  * machine. Such cells get a leading apostrophe, which spreadsheets read as "this is text".
- * Numbers are written as they are (a negative number is not a formula).
+ * Numbers are written as they are, also when they come as text (a database's decimals): a negative
+ * number is not a formula.
  *
  * The "exact" mode writes every value as it is. Only a file that another system reads back
  * byte for byte may use it: the OneRoster interchange export.
@@ -19,6 +20,7 @@ export interface CsvOptions {
 }
 
 const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
 
 /** One value as a CSV field; null and undefined are empty, objects are written as JSON. */
@@ -26,7 +28,8 @@ export function csvField(value: unknown, options: CsvOptions = {}): string {
   if (value === null || value === undefined) return "";
   let text =
     typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
-  if (typeof value === "string" && options.mode !== "exact" && FORMULA_START.test(text)) text = `'${text}`;
+  const isFormula = FORMULA_START.test(text) && !PLAIN_NUMBER.test(text);
+  if (typeof value === "string" && options.mode !== "exact" && isFormula) text = `'${text}`;
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -672,6 +672,13 @@ export const routes = [
     nav: "Administration",
   },
   {
+    path: "/app/admin/privacy",
+    title: "Privacy",
+    summary: "Download or anonymise a student's data, how long data is kept, and who reached sensitive data.",
+    access: ADMIN,
+    nav: "Administration",
+  },
+  {
     path: "/app/admin/rewards-management",
     title: "Rewards management",
     summary: "The store's items, prices and earning rules.",

@@ -35,6 +35,7 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     () => import("./features/admin/roster-sync-page"),
     "RosterSyncPage",
   ),
+  "/app/admin/privacy": lazyRouteComponent(() => import("./features/privacy/privacy-page"), "PrivacyPage"),
   "/app/flow/": lazyRouteComponent(() => import("./features/flow/flow-pages"), "FlowPage"),
   "/app/flow/student/$studentId": lazyRouteComponent(
     () => import("./features/flow/flow-pages"),

@@ -2,5 +2,6 @@
 export * from "../domains/activity/schema";
 export * from "../domains/auth/schema";
 export * from "../domains/oauth/schema";
+export * from "../domains/privacy/schema";
 export * from "../domains/rostering/schema";
 export { appMeta } from "./meta";

@@ -3,6 +3,7 @@ import type { ImpersonationAuditAction } from "../../../shared/contracts/auth";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { recordSensitiveAccess } from "../privacy/access-log";
 import { findUserProfile, isActiveUser, toAuthUser } from "../rostering/queries";
 import { mayViewAs } from "../rostering/scope";
 import { impersonationAudit, sessions } from "./schema";
@@ -79,6 +80,14 @@ export function createImpersonation(db: Database, auth: AuthService, durationMin
         reason: input.reason,
         ipAddress: input.ipAddress,
         createdAt: startedAt,
+      });
+      await recordSensitiveAccess(tx, {
+        actorId: actor.realUser.sourcedId,
+        realActorId: actor.realUser.sourcedId,
+        personId: target.sourcedId,
+        kind: "impersonation",
+        detail: `Viewed Dash as them for up to ${durationMinutes} minutes`,
+        at: startedAt,
       });
     });
     auth.forgetSession(actor.session.tokenHash);

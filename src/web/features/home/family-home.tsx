@@ -7,6 +7,7 @@ import { formatXp, gradeLabel } from "../../lib/format";
 import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
 import { SELECTED_CHILD_KEY } from "../auth/view-as";
+import { childExportUrl } from "../privacy/api";
 import { childrenSummaryQuery } from "./api";
 import {
   dailyGoalOf,
@@ -129,6 +130,14 @@ function ChildCard({ child }: { child: StudentSummary }) {
       >
         See progress <span aria-hidden="true">→</span>
       </Link>
+      <a
+        href={childExportUrl(child.sourcedId)}
+        download
+        aria-label={`Download my child's data: ${fullName(child)}`}
+        className="mt-2 self-start text-sm font-semibold text-brand-700 underline hover:text-brand-900 dark:text-brand-100"
+      >
+        Download my child's data
+      </a>
     </article>
   );
 }

@@ -1,0 +1,257 @@
+import { sql } from "drizzle-orm";
+import type { AnonymiseRequest, AnonymiseResponse } from "../../../shared/contracts/privacy";
+import { type Database, queryRows } from "../../db/client";
+import type { Actor } from "../../lib/context";
+import { AppError } from "../../lib/errors";
+import { recordSensitiveAccess } from "./access-log";
+import { studentAnonymisations } from "./schema";
+
+/**
+ * Anonymising a student: their personal data goes, what they did stays as anonymous figures.
+ * See docs/decisions/009-anonymising-students.md for what is removed, what is kept and why.
+ */
+
+export interface AnonymiseContext {
+  tx: Database;
+  studentId: string;
+  /** "Former student 0007": the record's name from now on. */
+  displayName: string;
+  /** The personal values the student's record held (names, email, username, identifiers, phones). */
+  personalValues: string[];
+  /** The email and username they could sign in with, lower case: sign-in throttling keys name them. */
+  signInNames: string[];
+  at: Date;
+}
+
+export type AnonymiseStep = (context: AnonymiseContext) => Promise<void>;
+
+const run = (context: AnonymiseContext, query: ReturnType<typeof sql>) => context.tx.execute(query);
+
+/** Sign-in: the password, every session, and sessions of staff viewing Dash as them end that view. */
+const removeSignIn: AnonymiseStep = async (context) => {
+  const { studentId, signInNames } = context;
+  await run(context, sql`delete from user_credentials where user_sourced_id = ${studentId}`);
+  await run(context, sql`delete from sessions where user_sourced_id = ${studentId}`);
+  await run(
+    context,
+    sql`update sessions set impersonated_user_sourced_id = null, impersonation_reason = null,
+          impersonation_started_at = null, impersonation_expires_at = null
+        where impersonated_user_sourced_id = ${studentId}`,
+  );
+  for (const name of signInNames)
+    await run(context, sql`delete from login_failures where throttle_key = ${`account:${name}`}`);
+};
+
+/** The roster record: names and contact details go; the id, grades, school and timezone stay for the figures. */
+const clearRosterRecord: AnonymiseStep = async (context) => {
+  const { studentId, at } = context;
+  const number = context.displayName.replace("Former student ", "");
+  await run(
+    context,
+    sql`update users set given_name = 'Former student', family_name = ${number}, middle_name = null,
+          preferred_first_name = null, preferred_middle_name = null, preferred_last_name = null, pronouns = null,
+          username = null, identifier = null, email = null, sms = null, phone = null, metadata = null,
+          enabled_user = false, status = 'tobedeleted', date_last_modified = ${at.toISOString()}::timestamptz
+        where sourced_id = ${studentId}`,
+  );
+  await run(context, sql`delete from demographics where sourced_id = ${studentId}`);
+  await run(
+    context,
+    sql`delete from user_agents where user_sourced_id = ${studentId} or agent_sourced_id = ${studentId}`,
+  );
+  await run(
+    context,
+    sql`update enrollments set status = 'tobedeleted', date_last_modified = ${at.toISOString()}::timestamptz
+        where user_sourced_id = ${studentId} and status <> 'tobedeleted'`,
+  );
+};
+
+/**
+ * Activity: raw events go (they carry the apps' own ids and free text); daily totals and the XP
+ * ledger stay under the anonymised id. Reasons written by hand about the student go too.
+ */
+const removeRawActivity: AnonymiseStep = async (context) => {
+  const { studentId } = context;
+  await run(context, sql`delete from activity_events where student_sourced_id = ${studentId}`);
+  await run(
+    context,
+    sql`update xp_ledger set reason = 'Manual award (reason removed when the student was anonymised)'
+        where student_sourced_id = ${studentId} and source = 'manual'`,
+  );
+};
+
+/** Logs keep their entries (who did what, when) with the student's personal values replaced by their new name. */
+const scrubLogs: AnonymiseStep = async (context) => {
+  const { studentId, displayName, personalValues } = context;
+  // An empty pattern would match every row.
+  if (personalValues.length === 0) return;
+  const replaceIn = (column: string) => replacingAll(column, personalValues, displayName);
+  await run(
+    context,
+    sql`update roster_changes set summary = ${replaceIn("summary")},
+          details = (${replaceIn("details::text")})::jsonb
+        where target_user_sourced_id = ${studentId} or ${matchesAny("summary || coalesce(details::text, '')", personalValues)}`,
+  );
+  await run(
+    context,
+    sql`update impersonation_audit set reason = ${replaceIn("reason")}
+        where ${matchesAny("reason", personalValues)}`,
+  );
+  await run(
+    context,
+    sql`update sensitive_access_log set detail = ${replaceIn("detail")}
+        where ${matchesAny("detail", personalValues)}`,
+  );
+  await run(
+    context,
+    sql`update xp_ledger set reason = ${replaceIn("reason")}
+        where student_sourced_id = ${studentId} and ${matchesAny("reason", personalValues)}`,
+  );
+};
+
+/**
+ * Each domain's part, run in order in one transaction. Domains that keep more about students
+ * (incident evidence and its files, survey answers, messages…) add their step here.
+ */
+export const ANONYMISE_STEPS: readonly AnonymiseStep[] = [
+  removeSignIn,
+  clearRosterRecord,
+  removeRawActivity,
+  scrubLogs,
+];
+
+const escapeRegex = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A regular expression matching any of the values, for PostgreSQL's ~* and regexp_replace. */
+function patternOf(values: string[]): string {
+  return values.map(escapeRegex).join("|");
+}
+
+function replacingAll(column: string, values: string[], replacement: string) {
+  return sql`regexp_replace(${sql.raw(column)}, ${patternOf(values)}, ${replacement}, 'gi')`;
+}
+
+function matchesAny(column: string, values: string[]) {
+  return sql`coalesce(${sql.raw(column)} ~* ${patternOf(values)}, false)`;
+}
+
+interface StudentRecord {
+  sourcedId: string;
+  givenName: string;
+  familyName: string;
+  middleName: string | null;
+  preferredFirstName: string | null;
+  preferredLastName: string | null;
+  email: string | null;
+  username: string | null;
+  identifier: string | null;
+  sms: string | null;
+  phone: string | null;
+  isStudent: boolean;
+  anonymisedAt: string | null;
+  number: number | null;
+}
+
+const normalised = (value: string) => value.trim().replace(/\s+/g, " ").toLowerCase();
+const displayNameOf = (number: number) => `Former student ${String(number).padStart(4, "0")}`;
+
+/** Personal values worth finding in free text: long enough not to match parts of ordinary words. */
+function personalValuesOf(student: StudentRecord): string[] {
+  const names = [
+    `${student.givenName} ${student.familyName}`,
+    student.middleName && `${student.givenName} ${student.middleName} ${student.familyName}`,
+    student.preferredFirstName &&
+      `${student.preferredFirstName} ${student.preferredLastName ?? student.familyName}`,
+  ];
+  const values = [...names, student.email, student.username, student.identifier, student.sms, student.phone];
+  return [...new Set(values.filter((value): value is string => Boolean(value && value.trim().length >= 4)))];
+}
+
+/**
+ * Removes a student's personal data, once: a repeat answers with the first result and changes
+ * nothing. The caller confirms with the student's current full name or id.
+ */
+export async function anonymiseStudent(
+  db: Database,
+  actor: Actor,
+  studentId: string,
+  input: AnonymiseRequest,
+  at: Date,
+): Promise<AnonymiseResponse["data"]> {
+  if (studentId === actor.realUser.sourcedId || studentId === actor.user.sourcedId)
+    throw new AppError("bad_request", "You cannot anonymise yourself");
+
+  return db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Database;
+    // Locks the record so two requests anonymise it once.
+    const [student] = await queryRows<StudentRecord>(
+      tx,
+      sql`select u.sourced_id as "sourcedId", u.given_name as "givenName", u.family_name as "familyName",
+            u.middle_name as "middleName", u.preferred_first_name as "preferredFirstName",
+            u.preferred_last_name as "preferredLastName", u.email, u.username, u.identifier, u.sms, u.phone,
+            exists (select 1 from user_roles r where r.user_sourced_id = u.sourced_id and lower(r.role) = 'student') as "isStudent",
+            a.number, to_char(a.anonymised_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "anonymisedAt"
+          from users u left join student_anonymisations a on a.student_sourced_id = u.sourced_id
+          where u.sourced_id = ${studentId}
+          for update of u`,
+    );
+    if (!student) throw new AppError("not_found", "No student has this id");
+    if (!student.isStudent) throw new AppError("bad_request", "Only students can be anonymised here");
+    const confirmation = normalised(input.confirm);
+    if (
+      confirmation !== normalised(`${student.givenName} ${student.familyName}`) &&
+      confirmation !== normalised(student.sourcedId)
+    ) {
+      throw new AppError(
+        "bad_request",
+        "The confirmation does not match: type the student's full name or id exactly as shown",
+      );
+    }
+    if (student.anonymisedAt && student.number !== null) {
+      return {
+        sourcedId: studentId,
+        displayName: displayNameOf(student.number),
+        anonymisedAt: student.anonymisedAt,
+        wasAlreadyAnonymised: true,
+      };
+    }
+
+    const personalValues = personalValuesOf(student);
+    const scrub = (text: string) =>
+      personalValues.reduce(
+        (result, value) => result.replace(new RegExp(escapeRegex(value), "gi"), "the student"),
+        text,
+      );
+    const reason = scrub(input.reason);
+    const [record] = await tx
+      .insert(studentAnonymisations)
+      .values({
+        studentSourcedId: studentId,
+        actorSourcedId: actor.realUser.sourcedId,
+        reason,
+        anonymisedAt: at,
+      })
+      .returning({ number: studentAnonymisations.number });
+    const displayName = displayNameOf(record?.number ?? 0);
+    const context: AnonymiseContext = {
+      tx,
+      studentId,
+      displayName,
+      personalValues,
+      signInNames: [student.email, student.username].flatMap((name) =>
+        name ? [name.trim().toLowerCase()] : [],
+      ),
+      at,
+    };
+    for (const step of ANONYMISE_STEPS) await step(context);
+    await recordSensitiveAccess(tx, {
+      actorId: actor.user.sourcedId,
+      realActorId: actor.realUser.sourcedId,
+      personId: studentId,
+      kind: "anonymise",
+      detail: `Removed their personal data. Reason: ${reason}`,
+      at,
+    });
+    return { sourcedId: studentId, displayName, anonymisedAt: at.toISOString(), wasAlreadyAnonymised: false };
+  });
+}

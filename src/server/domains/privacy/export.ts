@@ -1,0 +1,277 @@
+import { Readable } from "node:stream";
+import { type SQL, sql } from "drizzle-orm";
+import yazl from "yazl";
+import { csvLine } from "../../../shared/csv";
+import { type Database, queryRows } from "../../db/client";
+
+/**
+ * Everything Dash holds about one student, as a .zip of JSON (for structure) and CSV (for tables),
+ * streamed: each file is read from the database as the archive is written, CSV a page at a time.
+ */
+
+const PAGE_SIZE = 2_000;
+const iso = (column: string) =>
+  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`);
+const day = (column: string) => sql.raw(`to_char(${column}, 'YYYY-MM-DD')`);
+const nameOf = (alias: string) => sql.raw(`${alias}.given_name || ' ' || ${alias}.family_name`);
+
+interface JsonFile {
+  name: string;
+  description: string;
+  /** One row with a `document` column holding the file's JSON. */
+  query: (studentId: string) => SQL;
+}
+
+interface CsvFile {
+  name: string;
+  description: string;
+  columns: readonly string[];
+  /** Selects the columns by name, in a stable order; the export adds the paging. */
+  query: (studentId: string) => SQL;
+}
+
+const JSON_FILES: readonly JsonFile[] = [
+  {
+    name: "profile.json",
+    description:
+      "The student's record: names, identifiers, contact details, grades, timezone and status, with their demographics.",
+    query: (studentId) => sql`select jsonb_build_object(
+        'user', to_jsonb(u),
+        'demographics', (select to_jsonb(d) from demographics d where d.sourced_id = u.sourced_id)
+      ) as document
+      from users u where u.sourced_id = ${studentId}`,
+  },
+  {
+    name: "organisations.json",
+    description:
+      "The schools and district the student belongs to, through a role, a class or their primary organisation.",
+    query: (
+      studentId,
+    ) => sql`select coalesce(jsonb_agg(to_jsonb(o) order by o.sourced_id), '[]'::jsonb) as document
+      from orgs o where o.sourced_id in (
+        select org_sourced_id from user_roles where user_sourced_id = ${studentId}
+        union select school_sourced_id from enrollments where user_sourced_id = ${studentId}
+        union select primary_org_sourced_id from users where sourced_id = ${studentId})`,
+  },
+];
+
+const CSV_FILES: readonly CsvFile[] = [
+  {
+    name: "roles.csv",
+    description: "The student's roles and where they hold them.",
+    columns: ["role", "roleType", "orgSourcedId", "orgName", "beginDate", "endDate"],
+    query: (studentId) => sql`select r.role, r.role_type as "roleType", r.org_sourced_id as "orgSourcedId",
+        o.name as "orgName", ${day("r.begin_date")} as "beginDate", ${day("r.end_date")} as "endDate"
+      from user_roles r left join orgs o on o.sourced_id = r.org_sourced_id
+      where r.user_sourced_id = ${studentId} order by r.role, r.org_sourced_id`,
+  },
+  {
+    name: "enrollments.csv",
+    description: "The student's enrollments in classes, with each class, its course and school.",
+    columns: [
+      "enrollmentSourcedId",
+      "status",
+      "role",
+      "primary",
+      "beginDate",
+      "endDate",
+      "classSourcedId",
+      "classTitle",
+      "courseTitle",
+      "schoolName",
+    ],
+    query: (studentId) => sql`select e.sourced_id as "enrollmentSourcedId", e.status, e.role, e."primary",
+        ${day("e.begin_date")} as "beginDate", ${day("e.end_date")} as "endDate",
+        e.class_sourced_id as "classSourcedId", k.title as "classTitle", c.title as "courseTitle", s.name as "schoolName"
+      from enrollments e
+      left join classes k on k.sourced_id = e.class_sourced_id
+      left join courses c on c.sourced_id = k.course_sourced_id
+      left join orgs s on s.sourced_id = e.school_sourced_id
+      where e.user_sourced_id = ${studentId} order by e.sourced_id`,
+  },
+  {
+    name: "parents-and-guardians.csv",
+    description: "The parents and guardians linked to the student: their names and relationship only.",
+    columns: ["sourcedId", "givenName", "familyName", "relationship"],
+    query: (
+      studentId,
+    ) => sql`select a.sourced_id as "sourcedId", a.given_name as "givenName", a.family_name as "familyName",
+        (select string_agg(distinct lower(r.role), ' and ') from user_roles r
+          where r.user_sourced_id = a.sourced_id and lower(r.role) in ('parent', 'guardian', 'relative')) as relationship
+      from user_agents l join users a on a.sourced_id = l.agent_sourced_id
+      where l.user_sourced_id = ${studentId} order by a.sourced_id`,
+  },
+  {
+    name: "activity-events.csv",
+    description: "Each activity a learning app reported for the student, with the XP it earned and why.",
+    columns: [
+      "occurredAt",
+      "localDate",
+      "app",
+      "subject",
+      "activityId",
+      "activityName",
+      "expectedXp",
+      "totalQuestions",
+      "correctQuestions",
+      "masteredUnits",
+      "activeSeconds",
+      "inactiveSeconds",
+      "wasteSeconds",
+      "antiPatternSeconds",
+      "attempt",
+      "awardedXp",
+      "xpExplanation",
+      "eventId",
+      "receivedAt",
+    ],
+    query: (
+      studentId,
+    ) => sql`select ${iso("e.occurred_at")} as "occurredAt", ${day("e.local_date")} as "localDate",
+        a.name as app, e.subject, e.activity_id as "activityId", e.activity_name as "activityName",
+        e.expected_xp as "expectedXp", e.total_questions as "totalQuestions", e.correct_questions as "correctQuestions",
+        e.mastered_units as "masteredUnits", e.active_seconds as "activeSeconds", e.inactive_seconds as "inactiveSeconds",
+        e.waste_seconds as "wasteSeconds", e.anti_pattern_seconds as "antiPatternSeconds", e.attempt,
+        e.awarded_xp as "awardedXp", e.xp_explanation as "xpExplanation", e.event_id as "eventId",
+        ${iso("e.received_at")} as "receivedAt"
+      from activity_events e left join learning_apps a on a.id = e.app_id
+      where e.student_sourced_id = ${studentId} order by e.occurred_at, e.id`,
+  },
+  {
+    name: "xp-ledger.csv",
+    description: "Every XP award and deduction: from activities, or by hand with the reason and who gave it.",
+    columns: ["createdAt", "localDate", "subject", "amount", "source", "reason", "app", "givenBy"],
+    query: (
+      studentId,
+    ) => sql`select ${iso("x.created_at")} as "createdAt", ${day("x.local_date")} as "localDate",
+        x.subject, x.amount, x.source, x.reason, a.name as app, ${nameOf("g")} as "givenBy"
+      from xp_ledger x left join learning_apps a on a.id = x.app_id left join users g on g.sourced_id = x.actor_sourced_id
+      where x.student_sourced_id = ${studentId} order by x.created_at, x.id`,
+  },
+  {
+    name: "daily-totals.csv",
+    description: "Per day, subject and app: XP, time, questions and mastered units.",
+    columns: [
+      "localDate",
+      "subject",
+      "app",
+      "xp",
+      "activeSeconds",
+      "wasteSeconds",
+      "totalQuestions",
+      "correctQuestions",
+      "masteredUnits",
+      "events",
+      "lastEventAt",
+    ],
+    query: (studentId) => sql`select ${day("m.local_date")} as "localDate", m.subject,
+        coalesce(a.name, m.app_key) as app, m.xp, m.active_seconds as "activeSeconds", m.waste_seconds as "wasteSeconds",
+        m.total_questions as "totalQuestions", m.correct_questions as "correctQuestions",
+        m.mastered_units as "masteredUnits", m.events, ${iso("m.last_event_at")} as "lastEventAt"
+      from daily_student_metrics m left join learning_apps a on a.id::text = m.app_key
+      where m.student_sourced_id = ${studentId} order by m.local_date, m.subject, m.app_key`,
+  },
+  {
+    name: "goals.csv",
+    description: "The student's own daily XP goals per subject (where the school default does not apply).",
+    columns: ["subject", "dailyXp"],
+    query: (studentId) => sql`select subject, daily_xp as "dailyXp" from student_daily_goals
+      where student_sourced_id = ${studentId} order by subject`,
+  },
+  {
+    name: "sessions.csv",
+    description:
+      "The student's current sign-ins: when, from which address and browser. Session keys are never exported.",
+    columns: ["signedInAt", "lastSeenAt", "expiresAt", "ipAddress", "userAgent"],
+    query: (
+      studentId,
+    ) => sql`select ${iso("created_at")} as "signedInAt", ${iso("last_seen_at")} as "lastSeenAt",
+        ${iso("expires_at")} as "expiresAt", ip_address as "ipAddress", user_agent as "userAgent"
+      from sessions where user_sourced_id = ${studentId} order by created_at, token_hash`,
+  },
+  {
+    name: "viewing-as-log.csv",
+    description: "Each time a member of staff viewed Dash as the student: who, when, why and from where.",
+    columns: ["at", "action", "by", "reason", "ipAddress"],
+    query: (studentId) => sql`select ${iso("i.created_at")} as at, i.action, ${nameOf("s")} as by, i.reason,
+        i.ip_address as "ipAddress"
+      from impersonation_audit i left join users s on s.sourced_id = i.actor_sourced_id
+      where i.target_sourced_id = ${studentId} order by i.created_at, i.id`,
+  },
+  {
+    name: "roster-changes.csv",
+    description: "Changes made in Dash to the student's roles, links and classes.",
+    columns: ["at", "action", "by", "summary"],
+    query: (studentId) => sql`select ${iso("r.created_at")} as at, r.action, ${nameOf("s")} as by, r.summary
+      from roster_changes r left join users s on s.sourced_id = r.actor_sourced_id
+      where r.target_user_sourced_id = ${studentId} order by r.created_at, r.seq`,
+  },
+  {
+    name: "sensitive-access-log.csv",
+    description: "Each access to the student's sensitive data: exports, viewing as them, anonymisation.",
+    columns: ["at", "kind", "by", "detail"],
+    query: (studentId) => sql`select ${iso("l.created_at")} as at, l.kind, ${nameOf("s")} as by, l.detail
+      from sensitive_access_log l left join users s on s.sourced_id = l.real_actor_sourced_id
+      where l.person_sourced_id = ${studentId} order by l.created_at, l.seq`,
+  },
+];
+
+/** The file names of the archive, in order: the README first. */
+export const EXPORT_FILE_NAMES = [
+  "README.txt",
+  ...JSON_FILES.map((f) => f.name),
+  ...CSV_FILES.map((f) => f.name),
+];
+
+function readme(generatedAt: Date): string {
+  const lines = [
+    "Everything Dash holds about one student",
+    `Written ${generatedAt.toISOString()}.`,
+    "",
+    "JSON files hold records with their structure; CSV files are tables, one row per line, comma-separated,",
+    "in UTF-8, with a header line. Times are in UTC (…Z); dates are the student's own calendar days.",
+    "A cell a spreadsheet would read as a formula starts with an apostrophe.",
+    "",
+    ...[...JSON_FILES, ...CSV_FILES].map((file) => `${file.name}\n  ${file.description}`),
+    "",
+  ];
+  return lines.join("\r\n");
+}
+
+async function* jsonDocument(db: Database, file: JsonFile, studentId: string): AsyncGenerator<string> {
+  const [row] = await queryRows<{ document: unknown }>(db, file.query(studentId));
+  yield JSON.stringify(row?.document ?? null, null, 2);
+}
+
+async function* csvLines(db: Database, file: CsvFile, studentId: string): AsyncGenerator<string> {
+  yield csvLine(file.columns);
+  for (let offset = 0; ; offset += PAGE_SIZE) {
+    const rows = await queryRows<Record<string, unknown>>(
+      db,
+      sql`select * from (${file.query(studentId)}) page limit ${PAGE_SIZE} offset ${offset}`,
+    );
+    if (rows.length > 0) yield rows.map((row) => csvLine(file.columns.map((column) => row[column]))).join("");
+    if (rows.length < PAGE_SIZE) return;
+  }
+}
+
+/**
+ * A readable stream of the student's .zip. The caller has checked that the student exists and that
+ * it may export them; the database is read as the stream is consumed.
+ */
+export function exportStudentZip(db: Database, studentId: string, generatedAt: Date): Readable {
+  const zip = new yazl.ZipFile();
+  const output = zip.outputStream as Readable;
+  const lazy = (name: string, lines: () => AsyncGenerator<string>) =>
+    zip.addReadStreamLazy(name, { mtime: generatedAt }, (callback) => {
+      const stream = Readable.from(lines());
+      // A failed query ends the download with an error rather than a truncated archive.
+      stream.once("error", (error) => output.destroy(error));
+      callback(null, stream);
+    });
+  zip.addBuffer(Buffer.from(readme(generatedAt)), "README.txt", { mtime: generatedAt });
+  for (const file of JSON_FILES) lazy(file.name, () => jsonDocument(db, file, studentId));
+  for (const file of CSV_FILES) lazy(file.name, () => csvLines(db, file, studentId));
+  zip.end();
+  return output;
+}

@@ -1,0 +1,88 @@
+import { Readable } from "node:stream";
+import type { Context } from "hono";
+import { Hono } from "hono";
+import {
+  accessLogQuerySchema,
+  anonymiseRequestSchema,
+  childParamSchema,
+  retentionSettingsSchema,
+  studentParamSchema,
+} from "../../../shared/contracts/privacy";
+import type { Database } from "../../db/client";
+import { requireActiveRole } from "../../lib/auth";
+import type { Actor, AppDeps, AppEnv } from "../../lib/context";
+import { AppError } from "../../lib/errors";
+import { parseWith, readJsonBody, readQuery } from "../../lib/validation";
+import { listSensitiveAccess, recordSensitiveAccess } from "./access-log";
+import { anonymiseStudent } from "./anonymise";
+import { exportStudentZip } from "./export";
+import { childOfAgent, studentExists } from "./queries";
+import { lastRetentionRun, retentionSettings, saveRetentionSettings } from "./retention";
+
+const ADMIN = ["administrator"] as const;
+const FAMILY = ["parent", "guardian"] as const;
+
+/** Records the export, then streams the student's .zip. */
+async function sendExport(c: Context<AppEnv>, db: Database, actor: Actor, studentId: string, at: Date) {
+  await recordSensitiveAccess(db, {
+    actorId: actor.user.sourcedId,
+    realActorId: actor.realUser.sourcedId,
+    personId: studentId,
+    kind: "data_export",
+    detail: `Downloaded all their data as a .zip (${actor.activeRole})`,
+    at,
+  });
+  const fileId = studentId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 80);
+  return c.body(Readable.toWeb(exportStudentZip(db, studentId, at)) as ReadableStream, 200, {
+    "Content-Type": "application/zip",
+    "Content-Disposition": `attachment; filename="dash-student-${fileId}-${at.toISOString().slice(0, 10)}.zip"`,
+    "Cache-Control": "no-store",
+  });
+}
+
+/** `/api/admin/privacy/…`: a student's export and anonymisation, retention, the sensitive-access log. */
+export function privacyAdminRoutes({ db, auth }: AppDeps) {
+  return new Hono<AppEnv>()
+    .get("/students/:studentId/export", async (c) => {
+      const actor = requireActiveRole(c, ADMIN, "export a student's data");
+      const { studentId } = parseWith(studentParamSchema, c.req.param());
+      if (!(await studentExists(db, studentId))) throw new AppError("not_found", "No student has this id");
+      return sendExport(c, db, actor, studentId, auth.now());
+    })
+    .post("/students/:studentId/anonymise", async (c) => {
+      const actor = requireActiveRole(c, ADMIN, "anonymise a student");
+      const { studentId } = parseWith(studentParamSchema, c.req.param());
+      const input = await readJsonBody(c, anonymiseRequestSchema);
+      const data = await anonymiseStudent(db, actor, studentId, input, auth.now());
+      if (!data.wasAlreadyAnonymised) auth.forgetUser(studentId);
+      return c.json({ success: true as const, data });
+    })
+    .get("/access-log", async (c) => {
+      requireActiveRole(c, ADMIN, "read the sensitive-access log");
+      const query = readQuery(c, accessLogQuerySchema);
+      return c.json({ success: true as const, ...(await listSensitiveAccess(db, query)), error: null });
+    })
+    .get("/retention", async (c) => {
+      requireActiveRole(c, ADMIN, "see the retention settings");
+      const [settings, lastRun] = await Promise.all([retentionSettings(db), lastRetentionRun(db)]);
+      return c.json({ success: true as const, data: { settings, lastRun } });
+    })
+    .put("/retention", async (c) => {
+      requireActiveRole(c, ADMIN, "change the retention settings");
+      const settings = await saveRetentionSettings(db, await readJsonBody(c, retentionSettingsSchema));
+      return c.json({ success: true as const, data: { settings, lastRun: await lastRetentionRun(db) } });
+    });
+}
+
+/** `/api/privacy/…`: what families may ask for themselves. */
+export function privacyFamilyRoutes({ db, auth }: AppDeps) {
+  return new Hono<AppEnv>().get("/children/:childId/export", async (c) => {
+    const actor = requireActiveRole(c, FAMILY, "download a child's data");
+    if (actor.session.impersonation)
+      throw new AppError("forbidden", "Stop viewing Dash as someone else to download a child's data");
+    const { childId } = parseWith(childParamSchema, c.req.param());
+    if (!(await childOfAgent(db, actor.user.sourcedId, childId)))
+      throw new AppError("forbidden", "You can download the data of your own children only");
+    return sendExport(c, db, actor, childId, auth.now());
+  });
+}
