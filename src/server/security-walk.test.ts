@@ -118,6 +118,42 @@ describe("every registered route", () => {
     expect(refused).toBeGreaterThan(withBody.length);
   });
 
+  it("never answers 500 to dates that cannot exist or numbers past 64 bits in the query", async () => {
+    const failures: string[] = [];
+    const impossible = [
+      "startDate=2024-02-30&endDate=2024-99-99&date=2024-02-30&from=2024-99-99&to=2024-02-30&weekStart=2024-02-30",
+      "offset=9223372036854775808&limit=99999999999999999999999&page=1e400&days=18446744073709551616",
+      "offset=-1&limit=0&page=-5",
+      "filter=dateLastModified%3E%272024-02-30%27",
+      "filter=dateLastModified%3E%272024-99-99T00:00:00Z%27",
+      "filter=birthDate%3D%272024-02-30%27",
+      "filter=grades%3D%2799999999999999999999%27",
+    ];
+    for (const route of registeredRoutes().filter((route) => route.method === "GET")) {
+      for (const query of impossible) {
+        const response = await call(route, `${fill(route.path, "x")}?${query}`);
+        if (response.status >= 500)
+          failures.push(`${route.method} ${route.path}?${query}: ${response.status}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("answers 400 Nothing to change to a PATCH without a known field", async () => {
+    const failures: string[] = [];
+    for (const route of registeredRoutes().filter((route) => route.method === "PATCH")) {
+      for (const body of [{}, { unknownField: 1 }]) {
+        const response = await call(route, fill(route.path, "x"), { json: body });
+        const answer = await response.json();
+        if (response.status !== 400 || !String(answer.message).includes("Nothing to change"))
+          failures.push(
+            `${route.method} ${route.path} ${JSON.stringify(body)}: ${response.status} ${answer.message}`,
+          );
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
   it("names the field of a NUL in the sign-in body", async () => {
     const response = await t.request("/api/auth/login", { json: { email: "a\u0000@b.c", password: "x" } });
     expect(response.status).toBe(400);
