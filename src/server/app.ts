@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
 import { ONEROSTER_BASE_PATH } from "../shared/contracts/api-clients";
 import type { PublicConfig } from "../shared/contracts/config";
@@ -33,6 +34,9 @@ export function createApp(deps: AppDeps) {
     "*",
     securityHeaders({ trustProxy: deps.env.TRUST_PROXY, uncacheablePrefixes: [ONEROSTER_BASE_PATH] }),
   );
+  // JSON answers only: the built files come precompressed, and the roster import's progress
+  // lines (x-ndjson) must reach the browser as they are written, not when a gzip block fills.
+  app.use("*", compress({ contentTypeFilter: /^application\/json/ }));
   app.use("*", rejectUnstorableUrlText);
   app.use(
     "/api/*",

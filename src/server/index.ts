@@ -15,6 +15,14 @@ const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 async function main() {
   const env = readEnv();
   const logger = createLogger(env.LOG_LEVEL);
+  // Last resort: an error no request caught (a client gone mid-body, a stream failing after its
+  // answer began) is logged and the server keeps serving everyone else.
+  const describe = (error: unknown) =>
+    error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.on("uncaughtException", (error) => logger.error("uncaught exception", { error: describe(error) }));
+  process.on("unhandledRejection", (reason) =>
+    logger.error("unhandled rejection", { error: describe(reason) }),
+  );
   const started = performance.now();
 
   // `--api-only` (used by `npm run dev`, where Vite serves the pages) skips the web build.
