@@ -4,8 +4,8 @@ import type { AppEnv } from "./context";
 
 /**
  * The app's Content-Security-Policy. Only files of this origin run: the built app has no inline
- * script. Inline styles stay allowed because the charts position their tooltips with a style
- * attribute. `frameAncestors` is for the few pages other sites may frame (the QTI embeds): such a
+ * script. Inline styles stay allowed for the onboarding printout's own <style> element (an
+ * injected style cannot run code). `frameAncestors` is for the few pages other sites may frame (the QTI embeds): such a
  * route sets its own policy with this function, and the default one is left alone.
  */
 export function contentSecurityPolicy(options: { frameAncestors?: string } = {}): string {
