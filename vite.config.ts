@@ -1,11 +1,47 @@
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { brotliCompress, gzip, constants as zlib } from "node:zlib";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 
 const apiPort = process.env.API_PORT ?? "3001";
 
+const COMPRESSIBLE = /\.(js|css|html|svg|json|txt)$/;
+const MIN_COMPRESS_BYTES = 1024;
+
+/**
+ * Writes a `.br` and a `.gz` beside each text file of the build, once, at the strongest level:
+ * the server sends them as they are (with Content-Encoding) instead of compressing every answer.
+ */
+function precompress(): Plugin {
+  const brotli = promisify(brotliCompress);
+  const gzipAsync = promisify(gzip);
+  return {
+    name: "dash-precompress",
+    apply: "build",
+    async writeBundle(options, bundle) {
+      const outDir = options.dir ?? "dist";
+      const files = Object.keys(bundle).filter((fileName) => COMPRESSIBLE.test(fileName));
+      await Promise.all(
+        files.map(async (fileName) => {
+          const file = path.join(outDir, fileName);
+          const content = await readFile(file);
+          if (content.length < MIN_COMPRESS_BYTES) return;
+          const [br, gz] = await Promise.all([
+            brotli(content, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY } }),
+            gzipAsync(content, { level: zlib.Z_BEST_COMPRESSION }),
+          ]);
+          await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   server: {
     // In development the API runs beside Vite; the browser still sees one origin.
     proxy: { "/api": `http://127.0.0.1:${apiPort}` },

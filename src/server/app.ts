@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
 import { ONEROSTER_BASE_PATH } from "../shared/contracts/api-clients";
 import type { PublicConfig } from "../shared/contracts/config";
@@ -17,14 +18,35 @@ import { rosteringRoutes } from "./domains/rostering/routes";
 import { loadSession, requireSession } from "./lib/auth";
 import type { AppDeps, AppEnv } from "./lib/context";
 import { AppError } from "./lib/errors";
+import { guardStateChangingRequests } from "./lib/request-guard";
 import { requestLog } from "./lib/request-log";
+import { securityHeaders } from "./lib/security-headers";
+import { rejectUnstorableUrlText } from "./lib/validation";
 import { webRoutes } from "./web";
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/** Learning apps post under here with their key: no session, no cookie. */
+const INGEST_PATHS = "/api/ingest/";
 
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.use("*", requestLog(deps.logger));
+  app.use(
+    "*",
+    securityHeaders({ trustProxy: deps.env.TRUST_PROXY, uncacheablePrefixes: [ONEROSTER_BASE_PATH] }),
+  );
+  // JSON answers only: the built files come precompressed, and the roster import's progress
+  // lines (x-ndjson) must reach the browser as they are written, not when a gzip block fills.
+  app.use("*", compress({ contentTypeFilter: /^application\/json/ }));
+  app.use("*", rejectUnstorableUrlText);
+  app.use(
+    "/api/*",
+    guardStateChangingRequests({
+      trustProxy: deps.env.TRUST_PROXY,
+      bodyTypes: { [ROSTER_IMPORT_PATH]: "application/zip" },
+      bearerOnlyPrefixes: [INGEST_PATHS],
+    }),
+  );
   app.use("*", loadSession(deps.auth));
 
   app.onError((error, c) => {

@@ -27,6 +27,14 @@ async function main() {
   for (const signal of Object.keys(SIGNAL_EXIT_CODES) as StopSignal[]) process.on(signal, stopDuringStartup);
   const env = readEnv();
   const logger = createLogger(env.LOG_LEVEL);
+  // Last resort: an error no request caught (a client gone mid-body, a stream failing after its
+  // answer began) is logged and the server keeps serving everyone else.
+  const describe = (error: unknown) =>
+    error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.on("uncaughtException", (error) => logger.error("uncaught exception", { error: describe(error) }));
+  process.on("unhandledRejection", (reason) =>
+    logger.error("unhandled rejection", { error: describe(reason) }),
+  );
   const started = performance.now();
   const secretBox = createSecretBox(resolveSecretKey(env, logger));
 

@@ -14,6 +14,8 @@ export function webRoutes(webRoot: string) {
   const indexHtml = readFileSync(path.join(webRoot, "index.html"), "utf8");
   const assets = serveStatic<AppEnv>({
     root: webRoot,
+    // The build writes .br and .gz beside its text files; they go out as they are.
+    precompressed: true,
     onFound: (file, c) => {
       // Vite puts a content hash in every file name under assets/, so they never change.
       if (file.includes(`${path.sep}assets${path.sep}`))

@@ -22,8 +22,36 @@ describe("safeRedirectPath", () => {
     undefined,
     "/login",
     "/login?redirect=/app",
+    "/.//evil.example",
+    "/./\\evil.example",
+    "/..//evil.example",
+    "/a/..//evil.example",
+    "/%2F%2Fevil.example",
+    "/%2f/evil.example",
+    "/%5Cevil.example",
+    "/%5C%5Cevil.example",
+    "/.%2F%2Fevil.example",
+    "/\\/evil.example",
+    "/app\\..\\..\\evil.example",
+    "/\n/evil.example",
+    "/\r\n/evil.example",
+    "/.\t//evil.example",
+    "/\u007f/evil.example",
+    "/%E0%A4%A",
+    "/%2e/%2fevil.example",
   ])("refuses %j", (target) => {
     expect(safeRedirectPath(target)).toBeNull();
+  });
+
+  it("never answers a protocol-relative or absolute URL, whatever the input", () => {
+    const pieces = ["/", "\\", ".", "..", "%2F", "%2f", "%5C", "%2e", "\t", "evil.example", "app", "?", "#"];
+    const inputs = pieces.flatMap((a) => pieces.flatMap((b) => pieces.map((c) => `/${a}${b}${c}`)));
+    for (const input of inputs) {
+      const answer = safeRedirectPath(input);
+      if (answer === null) continue;
+      expect(answer).toMatch(/^\/(?![/\\])/);
+      expect(new URL(answer, "http://dash.invalid").origin).toBe("http://dash.invalid");
+    }
   });
 });
 

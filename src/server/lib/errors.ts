@@ -10,7 +10,9 @@ const STATUS_BY_CODE = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   too_many_requests: 429,
+  busy: 503,
   internal: 500,
 } as const;
 

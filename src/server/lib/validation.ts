@@ -1,4 +1,4 @@
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import { AppError } from "./errors";
 
@@ -18,22 +18,83 @@ export function invalidFields(issues: { path: string; message: string }[]): AppE
   return new AppError("validation_failed", `Invalid request: ${summary.join("; ")}`, { issues });
 }
 
+// Half of a UTF-16 surrogate pair without its other half.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why a text cannot be taken, or null when it can. PostgreSQL stores neither NUL nor a lone
+ * surrogate (it has no UTF-8 form), so such text would fail deep in a query instead of here.
+ */
+export function unstorableTextReason(text: string): string | null {
+  if (text.includes("\0")) return "must not contain a NUL character";
+  if (LONE_SURROGATE.test(text)) return "must be valid Unicode text";
+  return null;
+}
+
+/**
+ * The first string in a parsed input (keys included) that cannot be stored, with its path. Walks
+ * with its own stack, so deeply nested input cannot overflow the call stack.
+ */
+export function findUnstorableText(
+  value: unknown,
+  path: string[] = [],
+): { path: string; message: string } | null {
+  const pending: { value: unknown; path: string[] }[] = [{ value, path }];
+  for (let item = pending.pop(); item; item = pending.pop()) {
+    if (typeof item.value === "string") {
+      const message = unstorableTextReason(item.value);
+      if (message) return { path: item.path.join("."), message };
+    } else if (typeof item.value === "object" && item.value !== null) {
+      // Arrays too: their entries are keyed by index.
+      for (const [key, child] of Object.entries(item.value)) {
+        const keyMessage = unstorableTextReason(key);
+        if (keyMessage) return { path: item.path.join("."), message: `a field name ${keyMessage}` };
+        pending.push({ value: child, path: [...item.path, key] });
+      }
+    }
+  }
+  return null;
+}
+
+/** The same as one readable sentence ("subject: must not contain a NUL character"), or null. */
+export function unstorableTextIn(value: unknown): string | null {
+  const found = findUnstorableText(value);
+  return found && `${found.path || "event"}: ${found.message}`;
+}
+
+/** Refuses input with text that cannot be stored, naming the field. */
+export function assertStorableText(input: unknown, pathPrefix: string[] = []): void {
+  const found = findUnstorableText(input, pathPrefix);
+  if (found) throw invalidFields([found]);
+}
+
 export function parseWith<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+  assertStorableText(input);
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw validationError(parsed.error);
   return parsed.data;
 }
 
-/** Reads and validates a JSON body: malformed JSON and wrong shapes are both a 400. */
+/**
+ * Reads and validates a JSON body: malformed JSON and wrong shapes are both a 400.
+ * `checkEachItem` is for batches whose items are judged one by one (ingestion): one bad item
+ * must not refuse the others, so text is left to the item's own validation.
+ */
 export async function readJsonBody<Schema extends z.ZodType>(
   c: Context,
   schema: Schema,
+  options: { checkEachItem?: boolean } = {},
 ): Promise<z.output<Schema>> {
   let body: unknown;
   try {
     body = await c.req.json();
   } catch {
     throw new AppError("invalid_json", "The request body must be valid JSON");
+  }
+  if (options.checkEachItem) {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw validationError(parsed.error);
+    return parsed.data;
   }
   return parseWith(schema, body);
 }
@@ -42,35 +103,49 @@ export function readQuery<Schema extends z.ZodType>(c: Context, schema: Schema):
   return parseWith(schema, c.req.query());
 }
 
-/** A UTF-16 half without its other half: JavaScript strings allow it, UTF-8 and PostgreSQL do not. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Decodes one percent-encoded URL part, or null when its bytes are not UTF-8. */
+function decodeUrlPart(part: string): string | null {
+  try {
+    return decodeURIComponent(part.replaceAll("+", " "));
+  } catch {
+    return null;
+  }
+}
 
 /**
- * The first string in a JSON value (keys included) that PostgreSQL cannot store, NUL characters
- * and unpaired surrogates, as "path: problem"; null when every string is storable. Walks with its
- * own stack, so deeply nested input cannot overflow the call stack.
+ * Refuses a request whose path or query string carries text that cannot be stored: every
+ * route reads its path parameters and query through the URL, so one check here covers them all.
  */
-export function unstorableTextIn(value: unknown): string | null {
-  const pending: { value: unknown; path: string }[] = [{ value, path: "" }];
-  const problemOf = (text: string) =>
-    text.includes("\u0000")
-      ? "contains a NUL character"
-      : LONE_SURROGATE.test(text)
-        ? "contains an unpaired UTF-16 surrogate"
-        : null;
-  for (let item = pending.pop(); item; item = pending.pop()) {
-    const where = item.path || "event";
-    if (typeof item.value === "string") {
-      const problem = problemOf(item.value);
-      if (problem) return `${where}: ${problem}`;
-    } else if (typeof item.value === "object" && item.value !== null) {
-      // Arrays too: their entries are keyed by index.
-      for (const [key, child] of Object.entries(item.value)) {
-        const keyProblem = problemOf(key);
-        if (keyProblem) return `${where}: a field name ${keyProblem}`;
-        pending.push({ value: child, path: item.path ? `${item.path}.${key}` : key });
+export const rejectUnstorableUrlText: MiddlewareHandler = async (c, next) => {
+  const url = c.req.url;
+  const queryStart = url.indexOf("?");
+  const pathStart = url.indexOf("/", url.indexOf("//") + 2);
+  const rawPath = url.slice(pathStart, queryStart < 0 ? undefined : queryStart);
+  const issues: { path: string; message: string }[] = [];
+  for (const segment of rawPath.split("/")) {
+    const decoded = decodeUrlPart(segment);
+    const message = decoded === null ? "must be valid UTF-8" : unstorableTextReason(decoded);
+    if (message) {
+      issues.push({ path: "path", message });
+      break;
+    }
+  }
+  if (queryStart >= 0) {
+    for (const pair of url.slice(queryStart + 1).split("&")) {
+      const [rawName = "", rawValue = ""] = pair.split(/=(.*)/s);
+      const name = decodeUrlPart(rawName);
+      const value = decodeUrlPart(rawValue);
+      const message =
+        name === null || value === null
+          ? "must be valid UTF-8"
+          : (unstorableTextReason(name) ?? unstorableTextReason(value));
+      if (message) {
+        const readableName = name && !unstorableTextReason(name) ? name : "query";
+        issues.push({ path: readableName, message });
+        break;
       }
     }
   }
-  return null;
-}
+  if (issues.length) throw invalidFields(issues);
+  await next();
+};

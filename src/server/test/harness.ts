@@ -99,11 +99,13 @@ export async function createTestApp(options: { env?: Record<string, string>; web
     const headers: Record<string, string> = { ...init.headers };
     if (init.cookie) headers.cookie = init.cookie;
     let body = init.body;
-    if (init.json !== undefined) {
+    if (init.json !== undefined) body = JSON.stringify(init.json);
+    const method = init.method ?? (body === undefined ? "GET" : "POST");
+    // As the web app does: every state-changing request says JSON, with or without a body.
+    const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === "content-type");
+    if (method !== "GET" && method !== "HEAD" && !hasContentType)
       headers["content-type"] = "application/json";
-      body = JSON.stringify(init.json);
-    }
-    return app.request(path, { method: init.method ?? (body === undefined ? "GET" : "POST"), headers, body });
+    return app.request(path, { method, headers, body });
   }
 
   /** Signs in and returns the `Cookie` header value that carries the session. */

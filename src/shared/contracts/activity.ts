@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { isIsoDate } from "../search";
 import { isTimeZone } from "../time-zone";
+import { calendarDate } from "./fields";
 
 export const MAX_EVENTS_PER_REQUEST = 1000;
 
@@ -95,7 +95,7 @@ export const ingestResultSchema = z.object({
 });
 export type IngestResult = z.infer<typeof ingestResultSchema>;
 
-const isoDate = z.string().refine(isIsoDate, "must be a yyyy-MM-dd date");
+const isoDate = calendarDate();
 
 export const heatmapRequestSchema = z
   .object({
@@ -352,7 +352,7 @@ export const heldEventResponseSchema = z.object({
 /** One student's day for "why this number": `date` defaults to the student's today. */
 export const xpDayQuerySchema = z.object({
   studentId: z.string().trim().min(1, "studentId is required"),
-  date: z.string().refine(isIsoDate, "must be a yyyy-MM-dd date").optional(),
+  date: isoDate.optional(),
 });
 
 export const xpDayEventSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isIsoDate } from "../search";
+import { calendarDate, changesOf } from "./fields";
 
 /** Courses, their components (units) and enrollments: requests and answers of /api/courses and /api/enrollments. */
 
@@ -61,7 +61,7 @@ export const GRADES = [
 ] as const;
 export type Grade = (typeof GRADES)[number];
 
-const isoDate = z.string().refine(isIsoDate, "must be a yyyy-MM-dd date");
+const isoDate = calendarDate();
 const id = (what: string) =>
   z
     .string(`${what} is required`)
@@ -136,10 +136,10 @@ export const courseCreateSchema = z.object({
 });
 export type CourseCreate = z.output<typeof courseCreateSchema>;
 
-export const courseUpdateSchema = z
-  .object({ ...courseFields, status: z.enum(ROSTER_STATUSES, "status is active or tobedeleted") })
-  .partial()
-  .refine((changes) => Object.keys(changes).length > 0, "Send at least one field to change");
+export const courseUpdateSchema = changesOf({
+  ...courseFields,
+  status: z.enum(ROSTER_STATUSES, "status is active or tobedeleted"),
+});
 export type CourseUpdate = z.output<typeof courseUpdateSchema>;
 
 const metadata = z
@@ -161,15 +161,12 @@ export const componentCreateSchema = z.object({
 });
 export type ComponentCreate = z.output<typeof componentCreateSchema>;
 
-export const componentUpdateSchema = z
-  .object({
-    title: componentCreateSchema.shape.title,
-    sortOrder,
-    parentComponentSourcedId: id("parentComponentSourcedId").nullable(),
-    metadata,
-  })
-  .partial()
-  .refine((changes) => Object.keys(changes).length > 0, "Send at least one field to change");
+export const componentUpdateSchema = changesOf({
+  title: componentCreateSchema.shape.title,
+  sortOrder,
+  parentComponentSourcedId: id("parentComponentSourcedId").nullable(),
+  metadata,
+});
 export type ComponentUpdate = z.output<typeof componentUpdateSchema>;
 
 /** The new order of some of a course's components: they get sortOrder 1, 2, 3… in this order. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { changesOf } from "./fields";
 
 /** Learning apps registered by administrators, and the API keys they report activity with. */
 
@@ -20,7 +21,7 @@ export const learningAppInputSchema = z.object({
 });
 
 /** Changes to an app: only the fields given change (no defaults, which would reset the others). */
-export const learningAppChangesSchema = z.object(appFields).partial();
+export const learningAppChangesSchema = changesOf(appFields);
 
 export const appKeyInputSchema = z.object({ label: z.string().trim().min(1, "Label the key").max(100) });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DASH_ROLES } from "../roles";
 import { orgRefSchema } from "./auth";
+import { changesOf } from "./fields";
 import { personSummarySchema } from "./rostering";
 
 /**
@@ -87,11 +88,7 @@ const orgIdentifier = z
   .regex(/^[\w .\-/]*$/, "The identifier may hold letters, digits, spaces and . - _ /")
   .transform((value) => value || null);
 
-export const updateOrgSchema = z
-  .object({ name: orgName.optional(), identifier: orgIdentifier.nullable().optional() })
-  .refine((body) => body.name !== undefined || body.identifier !== undefined, {
-    message: "Change the name or the identifier",
-  });
+export const updateOrgSchema = changesOf({ name: orgName, identifier: orgIdentifier.nullable() });
 export type UpdateOrg = z.input<typeof updateOrgSchema>;
 
 export const createSchoolSchema = z.object({

@@ -23,10 +23,13 @@ export async function apiFetch<Schema extends z.ZodType>(
   schema: Schema,
   init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
 ): Promise<z.output<Schema>> {
+  const method = init.method ?? (init.body === undefined ? "GET" : "POST");
   const response = await fetch(path, {
-    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+    method,
     credentials: "same-origin",
-    headers: init.body === undefined ? undefined : { "Content-Type": "application/json" },
+    // The server refuses a state-changing request that does not say JSON, body or not: an HTML
+    // form on another site cannot say it, which is part of the defence against forged requests.
+    headers: method === "GET" ? undefined : { "Content-Type": "application/json" },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
     signal: init.signal,
   });

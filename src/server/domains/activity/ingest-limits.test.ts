@@ -91,10 +91,10 @@ describe("one bad event costs only itself", () => {
     ]);
     expect(result.accepted.map((entry) => entry.index)).toEqual([0, 5]);
     expect(reasons(result)).toEqual([
-      [1, "activityName: contains a NUL character"],
-      [2, "subject: contains an unpaired UTF-16 surrogate"],
-      [3, "eventId: contains a NUL character"],
-      [4, "extra.nested.1: contains an unpaired UTF-16 surrogate"],
+      [1, "activityName: must not contain a NUL character"],
+      [2, "subject: must be valid Unicode text"],
+      [3, "eventId: must not contain a NUL character"],
+      [4, "extra.nested.1: must be valid Unicode text"],
     ]);
   });
 
@@ -133,9 +133,9 @@ describe("one bad event costs only itself", () => {
     expect(reasons(result)).toEqual([
       [1, "actor.id: is not a valid IRI (a percent-escape does not decode)"],
       [2, "actor.id: is not a valid IRI (a percent-escape does not decode)"],
-      [3, "action: contains a NUL character"],
+      [3, "action: must not contain a NUL character"],
       // %00 decodes to a NUL: caught in the student id it became.
-      [4, "studentId: contains a NUL character"],
+      [4, "studentId: must not contain a NUL character"],
     ]);
   });
 });

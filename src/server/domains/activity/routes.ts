@@ -42,7 +42,7 @@ export function ingestRoutes({ db, auth, env }: AppDeps) {
       await next();
     })
     .post("/activity", async (c) => {
-      const { events } = await readJsonBody(c, activityBatchSchema);
+      const { events } = await readJsonBody(c, activityBatchSchema, { checkEachItem: true });
       const result = await ingestActivity(
         db,
         c.get("appId"),
@@ -53,7 +53,7 @@ export function ingestRoutes({ db, auth, env }: AppDeps) {
       return c.json(result);
     })
     .post("/caliper", async (c) => {
-      const envelope = await readJsonBody(c, caliperEnvelopeSchema);
+      const envelope = await readJsonBody(c, caliperEnvelopeSchema, { checkEachItem: true });
       return c.json(
         await ingestActivity(db, c.get("appId"), envelope.data.map(readCaliperEvent), auth.now(), limits),
       );

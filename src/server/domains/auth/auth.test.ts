@@ -281,6 +281,76 @@ describe("throttling", () => {
   });
 });
 
+describe("throttling under concurrent attempts", () => {
+  const statusCounts = (responses: Response[]) => {
+    const counts: Record<number, number> = {};
+    for (const response of responses) counts[response.status] = (counts[response.status] ?? 0) + 1;
+    return counts;
+  };
+
+  it("lets no more wrong passwords through at once than the account's limit, then refuses the right one", async () => {
+    const email = "guide@dash.demo";
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        t.request("/api/auth/login", { json: { email, password: "wrong" }, headers: fromNewAddress() }),
+      ),
+    );
+    // LOGIN_MAX_FAILURES_PER_ACCOUNT is 3 here.
+    expect(statusCounts(responses)).toEqual({ 401: 3, 429: 27 });
+    const right = await t.request("/api/auth/login", {
+      json: { email, password: DEMO_PASSWORD },
+      headers: fromNewAddress(),
+    });
+    expect(right.status).toBe(429);
+    expect(Number(right.headers.get("retry-after"))).toBeGreaterThan(0);
+    t.clock.advance(16 * 60_000);
+  });
+
+  it("lets no more wrong passwords through at once than the address's limit", async () => {
+    const headers = fromNewAddress();
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, index) =>
+        t.request("/api/auth/login", {
+          json: { email: `racer${index}@example.org`, password: "x" },
+          headers,
+        }),
+      ),
+    );
+    // LOGIN_MAX_FAILURES_PER_IP is 8 here.
+    expect(statusCounts(responses)).toEqual({ 401: 8, 429: 22 });
+    const right = await t.request("/api/auth/login", {
+      json: { email: "parent@dash.demo", password: DEMO_PASSWORD },
+      headers,
+    });
+    expect(right.status).toBe(429);
+    t.clock.advance(16 * 60_000);
+  });
+
+  it("answers 503 busy, not a long wait, when too many passwords wait to be checked", async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 60 }, (_, index) =>
+        t.request("/api/auth/login", {
+          json: { email: `flood${index}@example.org`, password: "x" },
+          headers: fromNewAddress(),
+        }),
+      ),
+    );
+    const counts = statusCounts(responses);
+    expect(Object.keys(counts).sort()).toEqual(["401", "503"]);
+    // Two checks run and 32 wait: the rest are refused at once.
+    expect(counts[401]).toBe(34);
+    const busy = responses.find((response) => response.status === 503) as Response;
+    expect(busy.headers.get("retry-after")).toBe("1");
+    expect((await busy.json()).message).toBe("Dash is busy signing people in. Try again in a moment.");
+    // A refused attempt was never checked, so it does not count against the account.
+    const after = await t.request("/api/auth/login", {
+      json: { email: "admin@dash.demo", password: DEMO_PASSWORD },
+      headers: fromNewAddress(),
+    });
+    expect(after.status).toBe(200);
+  });
+});
+
 describe("sessions", () => {
   it("answers me signed out without a session or with an unknown one", async () => {
     for (const cookie of [undefined, "dash_session=not-a-real-token"]) {

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gte, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { AuthUser, ImpersonationViewerRole } from "../../../shared/contracts/auth";
 import { type Database, queryRows } from "../../db/client";
 import type { Env } from "../../env";
 import { AppError } from "../../lib/errors";
+import { createWorkQueue } from "../../lib/work-queue";
 import {
   findUserProfile,
   isActiveUser,
@@ -12,6 +13,7 @@ import {
   userProfileColumns,
 } from "../rostering/queries";
 import { mayViewAs } from "../rostering/scope";
+import { createFailureThrottle, retryAfterText } from "./failure-throttle";
 import { decoyPasswordHash, verifyPassword } from "./password";
 import { impersonationAudit, loginFailures, sessions } from "./schema";
 
@@ -65,6 +67,11 @@ const SESSION_CACHE_MAX_ENTRIES = 50_000;
 // last_seen_at is written at most this often per session, to keep reads cheap.
 const TOUCH_INTERVAL_MS = MINUTE;
 
+// A password check (scrypt) takes a core for tens of milliseconds: a few at once keep the server
+// answering everyone else, and a short line keeps a flood of sign-ins from queueing for minutes.
+const CONCURRENT_PASSWORD_CHECKS = 2;
+const WAITING_PASSWORD_CHECKS = 32;
+
 export const INVALID_CREDENTIALS = "Invalid email or password";
 
 export function hashToken(token: string): string {
@@ -75,77 +82,76 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
   const cache = new Map<string, { session: SignedInSession; cachedUntil: number }>();
   const inFlight = new Map<string, Promise<SignedInSession | null>>();
   const windowMs = settings.throttleMinutes * MINUTE;
+  const throttle = createFailureThrottle(db, { windowMs, now });
+  const hashing = createWorkQueue({
+    concurrency: CONCURRENT_PASSWORD_CHECKS,
+    maxWaiting: WAITING_PASSWORD_CHECKS,
+    busyMessage: "Dash is busy signing people in. Try again in a moment.",
+  });
 
-  async function assertNotThrottled(keys: { account: string; ip: string }): Promise<void> {
-    const windowStart = new Date(now().getTime() - windowMs);
-    const rows = await db
-      .select()
-      .from(loginFailures)
-      .where(
-        and(
-          inArray(loginFailures.throttleKey, [keys.account, keys.ip]),
-          gte(loginFailures.windowStartedAt, windowStart),
-        ),
-      );
-    for (const row of rows) {
-      const limit = row.throttleKey === keys.ip ? settings.maxFailuresPerIp : settings.maxFailuresPerAccount;
-      if (row.failures < limit) continue;
-      const retryAfterSeconds = Math.max(
-        1,
-        Math.ceil((row.windowStartedAt.getTime() + windowMs - now().getTime()) / 1000),
-      );
-      const minutes = Math.ceil(retryAfterSeconds / 60);
+  /** Counts an attempt for an account and an address before its password is checked; 429 while paused. */
+  async function reserveAttempt(accountName: string, ip: string): Promise<[string, string]> {
+    const reservation = await throttle.reserve([
+      { key: `account:${accountName}`, limit: settings.maxFailuresPerAccount },
+      { key: `ip:${ip}`, limit: settings.maxFailuresPerIp },
+    ]);
+    if (!reservation.allowed) {
       throw new AppError(
         "too_many_requests",
-        `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-        { retryAfterSeconds },
+        `Too many failed sign-in attempts. ${retryAfterText(reservation.retryAfterSeconds)}`,
+        { retryAfterSeconds: reservation.retryAfterSeconds },
       );
     }
+    return reservation.keys as [string, string];
   }
 
-  async function recordFailure(keys: string[]): Promise<void> {
-    const at = now();
-    const windowStart = new Date(at.getTime() - windowMs);
-    // One statement per key: a failure either extends the current window or starts a new one.
-    for (const key of keys) {
-      await db
-        .insert(loginFailures)
-        .values({ throttleKey: key, failures: 1, windowStartedAt: at })
-        .onConflictDoUpdate({
-          target: loginFailures.throttleKey,
-          set: {
-            failures: sql`case when ${loginFailures.windowStartedAt} < ${windowStart} then 1 else ${loginFailures.failures} + 1 end`,
-            windowStartedAt: sql`case when ${loginFailures.windowStartedAt} < ${windowStart} then ${at} else ${loginFailures.windowStartedAt} end`,
-          },
-        });
+  /**
+   * Runs a reserved attempt's check (null when it fails). A wrong password keeps its count; a
+   * right one clears the account's and gives the address's back; a check that could not run (the
+   * server was busy, or the database failed) was no failure.
+   */
+  async function attempt<Result>(
+    [accountKey, ipKey]: [string, string],
+    check: () => Promise<Result | null>,
+  ): Promise<Result | null> {
+    let result: Result | null;
+    try {
+      result = await check();
+    } catch (error) {
+      await throttle.giveBack([accountKey, ipKey]);
+      throw error;
     }
+    if (result !== null) {
+      await throttle.clear([accountKey]);
+      await throttle.giveBack([ipKey]);
+    }
+    return result;
+  }
+
+  /** Checks a password against a stored hash, or against a decoy so unknown accounts take as long. */
+  async function passwordMatches(password: string, storedHash: string | null | undefined) {
+    const hash = storedHash ?? (await decoyPasswordHash());
+    return hashing.run(() => verifyPassword(password, hash));
   }
 
   /** Signs in by email, or by username for accounts without an email (young students). */
   async function login(input: { email: string; password: string; ip: string; userAgent: string | null }) {
     const email = input.email.trim().toLowerCase();
-    const keys = { account: `account:${email}`, ip: `ip:${input.ip}` };
-    await assertNotThrottled(keys);
-
-    const accounts = await queryRows<UserProfileRow & { passwordHash: string }>(
-      db,
-      sql`
-      select ${userProfileColumns}, c.password_hash as "passwordHash"
-      from users u join user_credentials c on c.user_sourced_id = u.sourced_id
-      where ${email.includes("@") ? sql`lower(u.email) = ${email}` : sql`lower(u.username) = ${email}`} and ${isActiveUser}
-      limit 2`,
-    );
-    // A username two sign-in accounts share signs in neither: it cannot tell them apart.
-    const account = accounts.length === 1 ? accounts[0] : undefined;
-    const isValid = await verifyPassword(
-      input.password,
-      account?.passwordHash ?? (await decoyPasswordHash()),
-    );
-    if (!account || !isValid) {
-      await recordFailure([keys.account, keys.ip]);
-      throw new AppError("invalid_credentials", INVALID_CREDENTIALS);
-    }
-    await db.delete(loginFailures).where(eq(loginFailures.throttleKey, keys.account));
+    const account = await attempt(await reserveAttempt(email, input.ip), async () => {
+      const accounts = await queryRows<UserProfileRow & { passwordHash: string }>(
+        db,
+        sql`
+        select ${userProfileColumns}, c.password_hash as "passwordHash"
+        from users u join user_credentials c on c.user_sourced_id = u.sourced_id
+        where ${email.includes("@") ? sql`lower(u.email) = ${email}` : sql`lower(u.username) = ${email}`} and ${isActiveUser}
+        limit 2`,
+      );
+      // A username two sign-in accounts share signs in neither: it cannot tell them apart.
+      const found = accounts.length === 1 ? accounts[0] : undefined;
+      const isValid = await passwordMatches(input.password, found?.passwordHash);
+      return found && isValid ? found : null;
+    });
+    if (!account) throw new AppError("invalid_credentials", INVALID_CREDENTIALS);
 
     const token = randomBytes(32).toString("base64url");
     const tokenHash = hashToken(token);
@@ -176,14 +182,11 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
       from users u left join user_credentials c on c.user_sourced_id = u.sourced_id
       where u.sourced_id = ${input.userSourcedId}`,
     );
-    const keys = { account: `account:${account?.signInName ?? input.userSourcedId}`, ip: `ip:${input.ip}` };
-    await assertNotThrottled(keys);
-    const isValid = await verifyPassword(
-      input.password,
-      account?.passwordHash ?? (await decoyPasswordHash()),
+    const keys = await reserveAttempt(account?.signInName ?? input.userSourcedId, input.ip);
+    const verified = await attempt(keys, async () =>
+      (await passwordMatches(input.password, account?.passwordHash)) ? true : null,
     );
-    if (!isValid) await recordFailure([keys.account, keys.ip]);
-    return isValid;
+    return verified !== null;
   }
 
   /**

@@ -23,12 +23,15 @@ export class OAuthError extends Error {
   constructor(
     readonly error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope",
     readonly description: string,
+    /** 429 when the client is paused after too many failed authentications. */
+    readonly throttledStatus?: 429,
   ) {
     super(description);
     this.name = "OAuthError";
   }
 
-  get status(): 400 | 401 {
+  get status(): 400 | 401 | 429 {
+    if (this.throttledStatus) return this.throttledStatus;
     return this.error === "invalid_client" ? 401 : 400;
   }
 }

@@ -177,6 +177,46 @@ describe("POST /oauth/token", () => {
   });
 });
 
+describe("POST /oauth/token under attack", () => {
+  it("lets no more wrong secrets through at once than the client's limit, then pauses the client", async () => {
+    const created = await t.request("/api/admin/api-clients", {
+      cookie: admin,
+      json: { name: "Guessed at", scopes: [ONEROSTER_SCOPES.core] },
+    });
+    const { data } = (await created.json()) as { data: { clientId: string; clientSecret: string } };
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        tokenRequest(t, { ...grant, client_id: data.clientId, client_secret: "guess" }),
+      ),
+    );
+    const statuses = responses.map((response) => response.status).sort();
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20);
+    const paused = responses.find((response) => response.status === 429) as Response;
+    expect(Number(paused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await paused.json()).toEqual({
+      error: "invalid_client",
+      error_description: expect.stringMatching(
+        /^Too many failed client authentications\. Try again in \d+ minutes?\.$/,
+      ),
+    });
+
+    const right = { ...grant, client_id: data.clientId, client_secret: data.clientSecret };
+    expect((await tokenRequest(t, right)).status).toBe(429);
+    t.clock.advance(16 * 60_000);
+    expect((await tokenRequest(t, right)).status).toBe(200);
+  });
+
+  it("answers 400 validation_failed, naming the field, to a NUL in the form", async () => {
+    const response = await tokenRequest(t, { ...grant, client_id: "demo\u0000sis", client_secret: "x" });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      code: "validation_failed",
+      issues: [{ path: "client_id", message: "must not contain a NUL character" }],
+    });
+  });
+});
+
 describe("/api/admin/api-clients", () => {
   it("lets an administrator create a client, whose secret is shown once and works", async () => {
     const response = await t.request("/api/admin/api-clients", {

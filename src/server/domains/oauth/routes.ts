@@ -2,10 +2,11 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { apiClientListQuerySchema, createApiClientSchema } from "../../../shared/contracts/api-clients";
-import { requireActiveRole } from "../../lib/auth";
+import { clientIp, requireActiveRole } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
-import { readJsonBody, readQuery } from "../../lib/validation";
+import { assertStorableText, readJsonBody, readQuery } from "../../lib/validation";
+import { createFailureThrottle, retryAfterText } from "../auth/failure-throttle";
 import { createApiClient, issueAccessToken, listApiClients, OAuthError, revokeApiClient } from "./clients";
 
 const TOKEN_REQUEST_MAX_BYTES = 16 * 1024;
@@ -37,8 +38,42 @@ function oauthFailure(c: Context<AppEnv>, error: OAuthError) {
   return c.json({ error: error.error, error_description: error.description }, error.status);
 }
 
+// Failed client authentications allowed per client id in a throttle window: a system with a
+// mistyped secret retries a few times; a guesser is stopped long before it gets anywhere.
+const MAX_FAILURES_PER_CLIENT = 10;
+
 /** `POST /oauth/token`: the OAuth 2.0 client-credentials grant (RFC 6749 §4.4). */
-export function oauthRoutes({ db, auth }: AppDeps) {
+export function oauthRoutes({ db, env, auth }: AppDeps) {
+  const throttle = createFailureThrottle(db, {
+    windowMs: env.LOGIN_THROTTLE_MINUTES * 60_000,
+    now: auth.now,
+  });
+
+  /** Issues a token when the client may still try: a failed authentication keeps its count. */
+  async function issueThrottled(c: Context<AppEnv>, request: Parameters<typeof issueAccessToken>[1]) {
+    const reservation = await throttle.reserve([
+      { key: `oauth-client:${request.clientId}`, limit: MAX_FAILURES_PER_CLIENT },
+      { key: `oauth-ip:${clientIp(c, env.TRUST_PROXY)}`, limit: env.LOGIN_MAX_FAILURES_PER_IP },
+    ]);
+    if (!reservation.allowed) {
+      c.header("Retry-After", String(reservation.retryAfterSeconds));
+      throw new OAuthError(
+        "invalid_client",
+        `Too many failed client authentications. ${retryAfterText(reservation.retryAfterSeconds)}`,
+        429,
+      );
+    }
+    try {
+      const token = await issueAccessToken(db, request, auth.now());
+      await throttle.giveBack(reservation.keys);
+      return token;
+    } catch (error) {
+      if (!(error instanceof OAuthError && error.error === "invalid_client"))
+        await throttle.giveBack(reservation.keys);
+      throw error;
+    }
+  }
+
   return new Hono<AppEnv>()
     .use(
       "/token",
@@ -59,6 +94,8 @@ export function oauthRoutes({ db, auth }: AppDeps) {
           throw new OAuthError("invalid_request", `Send the parameters as ${FORM_TYPE}`);
         }
         const form = new URLSearchParams(await c.req.text());
+        assertStorableText(Object.fromEntries(form));
+        if (basic) assertStorableText(basic);
         for (const name of ["grant_type", "client_id", "client_secret", "scope"]) {
           if (form.getAll(name).length > 1) throw new OAuthError("invalid_request", `${name} is given twice`);
         }
@@ -84,11 +121,7 @@ export function oauthRoutes({ db, auth }: AppDeps) {
             "Authenticate the client with HTTP Basic or client_id and client_secret",
           );
         }
-        const token = await issueAccessToken(
-          db,
-          { ...credentials, scope: form.get("scope") ?? undefined },
-          auth.now(),
-        );
+        const token = await issueThrottled(c, { ...credentials, scope: form.get("scope") ?? undefined });
         return c.json({
           access_token: token.accessToken,
           token_type: "Bearer",

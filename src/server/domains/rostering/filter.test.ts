@@ -59,6 +59,8 @@ describe("filterToSql on the database", () => {
     grades: { column: sql`u.grades`, kind: "textArray" },
     enabledUser: { column: sql`u.enabled_user`, kind: "boolean" },
     dateLastModified: { column: sql`u.date_last_modified`, kind: "timestamp" },
+    birthDay: { column: sql`u.date_last_modified::date`, kind: "date" },
+    nameLength: { column: sql`length(u.given_name)`, kind: "number" },
     "roles.role": {
       build: (operator, value) =>
         operator === "="
@@ -107,5 +109,25 @@ describe("filterToSql on the database", () => {
     await expect(count("dateLastModified>'soon'")).rejects.toMatchObject({ reason: "syntax" });
     await expect(count("grades>'03'")).rejects.toMatchObject({ reason: "syntax" });
     await expect(count("constructor='x'")).rejects.toMatchObject({ reason: "field" });
+  });
+
+  it.each([
+    "dateLastModified>'2024-02-30'",
+    "dateLastModified>'2024-99-99'",
+    "dateLastModified>'2024-02-30T00:00:00Z'",
+    "dateLastModified>'2024-01-01T99:00:00Z'",
+    "dateLastModified>'2024-01-01 junk'",
+    "birthDay='2023-02-29'",
+    "nameLength>'99999999999999999999'",
+    "nameLength>'2147483648'",
+  ])("refuses %s as a syntax error, before the database sees it", async (filter) => {
+    await expect(count(filter)).rejects.toMatchObject({ reason: "syntax", status: 400 });
+  });
+
+  it("takes real dates, date-times and numbers in range", async () => {
+    expect(await count("birthDay>'2024-02-29'")).toBeGreaterThanOrEqual(0);
+    expect(await count("dateLastModified>'2000-01-01T00:00Z'")).toBeGreaterThan(0);
+    expect(await count("dateLastModified>'2000-01-01T00:00:00.000+02:00'")).toBeGreaterThan(0);
+    expect(await count("nameLength<'2147483647'")).toBeGreaterThan(0);
   });
 });

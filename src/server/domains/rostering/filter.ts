@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { isIsoDate } from "../../../shared/search";
 import { AppError } from "../../lib/errors";
 
 /**
@@ -8,6 +9,10 @@ import { AppError } from "../../lib/errors";
  * is written twice (''). Fields are only those a caller declares, so nothing a client writes ever
  * becomes SQL text: values are always bound parameters.
  */
+
+const MAX_FILTER_NUMBER = 2_147_483_647;
+// An ISO 8601 date-time: to the minute at least, with an optional zone.
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 export const FILTER_OPERATORS = ["=", "!=", ">", ">=", "<", "<=", "~"] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
@@ -141,14 +146,17 @@ function columnCondition(
         throw new FilterError("syntax", `${name} is true or false: use = or !=`);
       return sql`${column} ${op} ${value === "true"}`;
     case "number": {
-      if (!/^-?\d+(\.\d+)?$/.test(value))
-        throw new FilterError("syntax", `${name} is a number, not '${value}'`);
+      // The columns are 32-bit integers: a larger number would fail in the database, not here.
+      if (!/^-?\d+(\.\d+)?$/.test(value) || Math.abs(Number(value)) > MAX_FILTER_NUMBER)
+        throw new FilterError("syntax", `${name} is a number up to ${MAX_FILTER_NUMBER}, not '${value}'`);
       return sql`${column} ${op} ${Number(value)}`;
     }
     case "date":
     case "timestamp": {
-      const isDate = /^\d{4}-\d{2}-\d{2}$/.test(value);
-      const isInstant = !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}T/.test(value);
+      // The date part must exist on the calendar: PostgreSQL refuses 2024-02-30 with an error.
+      const isRealDay = isIsoDate(value.slice(0, 10));
+      const isDate = isRealDay && value.length === 10;
+      const isInstant = isRealDay && INSTANT.test(value) && !Number.isNaN(Date.parse(value));
       if (!isDate && !isInstant)
         throw new FilterError("syntax", `${name} is a date (yyyy-MM-dd) or a date-time, not '${value}'`);
       if (kind === "date") return sql`${column} ${op} ${value.slice(0, 10)}::date`;

@@ -11,7 +11,12 @@ const wholeNumber = (name: string, min: number, max?: number) => {
     .string()
     .regex(/^\d+$/, `${name} is a whole number`)
     .transform(Number)
-    .pipe(z.number().min(min, `${name} is at least ${min}`));
+    .pipe(
+      z
+        .number()
+        .min(min, `${name} is at least ${min}`)
+        .max(Number.MAX_SAFE_INTEGER, `${name} is at most ${Number.MAX_SAFE_INTEGER}`),
+    );
   return max === undefined ? base : base.pipe(z.number().max(max, `${name} is at most ${max}`));
 };
 

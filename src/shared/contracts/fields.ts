@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { isIsoDate } from "../search";
+
+/** Field schemas the contracts share, so each rule is written once. */
+
+/** A `yyyy-MM-dd` date that exists on the calendar: `2024-02-30` and `2024-99-99` are refused. */
+export const calendarDate = () => z.string().refine(isIsoDate, "must be a real yyyy-MM-dd date");
+
+export const NOTHING_TO_CHANGE = "Nothing to change: send at least one of the fields to change";
+
+/**
+ * The body of a PATCH: any of these fields, at least one of them given. Unknown fields are
+ * dropped, so a body of only unknown fields has nothing to change either.
+ */
+export function changesOf<Shape extends z.ZodRawShape>(shape: Shape) {
+  return z
+    .object(shape)
+    .partial()
+    .refine((changes) => Object.values(changes).some((value) => value !== undefined), NOTHING_TO_CHANGE);
+}
