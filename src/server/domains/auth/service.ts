@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
 import type { AuthUser, ImpersonationViewerRole } from "../../../shared/contracts/auth";
 import { type Database, queryRows } from "../../db/client";
 import type { Env } from "../../env";
