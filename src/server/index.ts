@@ -7,6 +7,7 @@ import { configuredDatabase, openDatabase } from "./db/client";
 import { authSettingsFromEnv, createAuthService } from "./domains/auth/service";
 import { runDailyRetention } from "./domains/privacy/retention";
 import { readEnv } from "./env";
+import { keepServingOnUncaughtErrors } from "./lib/last-resort";
 import { createLogger } from "./lib/logger";
 import { createSecretBox } from "./lib/secret-box";
 import { isDatabaseEmpty, seedDemoSchool } from "./seed/demo-school";
@@ -27,14 +28,7 @@ async function main() {
   for (const signal of Object.keys(SIGNAL_EXIT_CODES) as StopSignal[]) process.on(signal, stopDuringStartup);
   const env = readEnv();
   const logger = createLogger(env.LOG_LEVEL);
-  // Last resort: an error no request caught (a client gone mid-body, a stream failing after its
-  // answer began) is logged and the server keeps serving everyone else.
-  const describe = (error: unknown) =>
-    error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.on("uncaughtException", (error) => logger.error("uncaught exception", { error: describe(error) }));
-  process.on("unhandledRejection", (reason) =>
-    logger.error("unhandled rejection", { error: describe(reason) }),
-  );
+  keepServingOnUncaughtErrors(logger);
   const started = performance.now();
   const secretBox = createSecretBox(resolveSecretKey(env, logger));
 
