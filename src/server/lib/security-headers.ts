@@ -28,7 +28,7 @@ const DEFAULT_POLICY = contentSecurityPolicy();
 const UNCACHEABLE_PREFIXES = ["/api/", "/oauth/"];
 const HSTS_SECONDS = 180 * 24 * 3600;
 
-/** Security headers on every answer; a route's own Content-Security-Policy is kept. */
+/** Security headers on every answer; a route's own Content-Security-Policy and Referrer-Policy are kept. */
 export function securityHeaders(options: {
   trustProxy: boolean;
   uncacheablePrefixes: string[];
@@ -42,7 +42,8 @@ export function securityHeaders(options: {
       headers.set("X-Frame-Options", "DENY");
     }
     headers.set("X-Content-Type-Options", "nosniff");
-    headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+    // A page that carries a secret in its address (the reset link) sets a stricter one of its own.
+    if (!headers.has("Referrer-Policy")) headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
     headers.set("Cross-Origin-Opener-Policy", "same-origin");
     if (isHttps(c, options.trustProxy))
       headers.set("Strict-Transport-Security", `max-age=${HSTS_SECONDS}; includeSubDomains`);
