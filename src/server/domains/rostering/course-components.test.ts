@@ -69,7 +69,10 @@ describe("listing a course's components", () => {
     expect(titlesOf(filtered.body)).toEqual(["Earth and space", "Physical science", "Investigations"]);
     const bad = await call(`${base}?filter=${encodeURIComponent("sortOrder>='two'")}`, "admin");
     expect(bad.status).toBe(400);
-    expect(bad.body).toMatchObject({ success: false, error: "sortOrder is a number up to 2147483647, not 'two'" });
+    expect(bad.body).toMatchObject({
+      success: false,
+      error: "sortOrder is a number up to 2147483647, not 'two'",
+    });
   });
 
   it("is open to the course's Guide and student, and refused to others", async () => {
