@@ -19,10 +19,13 @@ const uniqueId = (label: string) => `${label}-${++sequence}-${Math.random().toSt
 const ingest = (events: unknown[], key = DEMO_APP_KEY) =>
   t.request("/api/ingest/activity", { json: { events }, headers: { authorization: `Bearer ${key}` } });
 
+/** When the test events happened: an hour ago. */
+const eventTime = () => new Date(t.clock.now().getTime() - 3600_000);
+
 const fact = (overrides: Record<string, unknown> = {}) => ({
   eventId: uniqueId("event"),
   email: "student@dash.demo",
-  occurredAt: new Date(t.clock.now().getTime() - 3600_000).toISOString(),
+  occurredAt: eventTime().toISOString(),
   subject: "Math",
   activityName: "Fractions 1",
   expectedXp: 20,
@@ -37,7 +40,8 @@ async function heatmap(cookie: string, body: Record<string, unknown>) {
   return { status: response.status, body: await response.json() };
 }
 
-const today = (timezone = "America/New_York") => localDateOf(t.clock.now(), timezone);
+/** The student's day of the test events (in the first hour after midnight, that is yesterday). */
+const eventDay = (timezone = "America/New_York") => localDateOf(eventTime(), timezone);
 
 describe("ingestion with an app key", () => {
   it("stores the good events of a mixed batch and says why the others were refused", async () => {
@@ -74,7 +78,7 @@ describe("ingestion with an app key", () => {
   it("counts a replayed batch once", async () => {
     const cookie = await t.signIn("student@dash.demo");
     const batch = [fact({ subject: "Reading" }), fact({ subject: "Reading", correctQuestions: 8 })];
-    const before = await heatmap(cookie, { userId: AVA, startDate: today(), endDate: today() });
+    const before = await heatmap(cookie, { userId: AVA, startDate: eventDay(), endDate: eventDay() });
     const first = await (await ingest(batch)).json();
     expect(first.accepted).toHaveLength(2);
     const replay = await (await ingest(batch)).json();
@@ -82,7 +86,7 @@ describe("ingestion with an app key", () => {
     expect(replay.duplicates.map((entry: { eventId: string }) => entry.eventId)).toEqual(
       batch.map((event) => event.eventId),
     );
-    const after = await heatmap(cookie, { userId: AVA, startDate: today(), endDate: today() });
+    const after = await heatmap(cookie, { userId: AVA, startDate: eventDay(), endDate: eventDay() });
     expect(after.body.data[0].xpGained - before.body.data[0].xpGained).toBe(45);
   });
 
