@@ -10,16 +10,21 @@ const booleanFlag = (fallback: boolean) => optionalFlag.transform((value) => val
 
 export const MIN_SECRET_KEY_LENGTH = 32;
 
+const postgresUrl = (name: string) =>
+  z.string().regex(/^postgres(ql)?:\/\//, `${name} must start with postgres:// or postgresql://`);
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default("0.0.0.0"),
     DATA_DIR: z.string().min(1).default("./data"),
-    DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must start with postgres:// or postgresql://")
-      .optional(),
+    DATABASE_URL: postgresUrl("DATABASE_URL").optional(),
+    // Behind a pooler in transaction mode (PgBouncer), the server itself, for what needs a whole
+    // connection: migrations and LISTEN. Unset, DATABASE_URL.
+    DATABASE_DIRECT_URL: postgresUrl("DATABASE_DIRECT_URL").optional(),
+    // A streaming replica for reads that tolerate a second of lag (learning metrics, the heatmap).
+    DATABASE_READ_URL: postgresUrl("DATABASE_READ_URL").optional(),
     // Unset, it follows NODE_ENV: a production server seeds the demo school only when asked to.
     SEED_DEMO: optionalFlag,
     DASH_SECRET_KEY: z
@@ -55,6 +60,10 @@ const envSchema = z
     INGEST_MAX_AUTO_XP_PER_DAY: z.coerce.number().positive().default(DEFAULT_INGEST_LIMITS.maxAutoXpPerDay),
     INGEST_MAX_PAST_DAYS: z.coerce.number().int().positive().default(DEFAULT_INGEST_LIMITS.maxPastDays),
     INGEST_MAX_FUTURE_MINUTES: z.coerce.number().int().min(0).default(DEFAULT_INGEST_LIMITS.maxFutureMinutes),
+  })
+  .refine((env) => env.DATABASE_URL || (!env.DATABASE_DIRECT_URL && !env.DATABASE_READ_URL), {
+    message: "DATABASE_DIRECT_URL and DATABASE_READ_URL need DATABASE_URL",
+    path: ["DATABASE_URL"],
   })
   .transform(({ SEED_DEMO, ...env }) => ({
     ...env,

@@ -50,6 +50,7 @@ async function main() {
   const auth = createAuthService(database.db, authSettingsFromEnv(env));
   const app = createApp({
     db: database.db,
+    readDb: database.readDb,
     dbKind: database.kind,
     env,
     logger,

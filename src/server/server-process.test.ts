@@ -22,7 +22,10 @@ beforeAll(async () => {
     const admin = new pg.Client({ connectionString: template.adminUrl });
     await admin.connect();
     await admin.query(`create database ${name}`);
-    databaseEnv = { DATABASE_URL: withDatabase(template.adminUrl, name) };
+    databaseEnv = {
+      DATABASE_URL: withDatabase(template.appUrl, name),
+      DATABASE_DIRECT_URL: withDatabase(template.adminUrl, name),
+    };
     cleanUp = async () => {
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
@@ -36,7 +39,12 @@ beforeAll(async () => {
 afterAll(() => cleanUp());
 
 function childEnv(extra: Record<string, string> = {}) {
-  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  const {
+    DATABASE_URL: _url,
+    DATABASE_DIRECT_URL: _directUrl,
+    DATABASE_READ_URL: _readUrl,
+    ...inherited
+  } = process.env;
   return {
     ...inherited,
     PORT: "0",

@@ -112,6 +112,7 @@ describe("production mode and the demo school", () => {
     const env = readEnv({ NODE_ENV: "production", SEED_DEMO: "true" });
     const production = createApp({
       db: t.db,
+      readDb: t.readDb,
       dbKind: t.kind,
       env,
       logger: createLogger("silent"),

@@ -20,7 +20,19 @@ export type DatabaseKind = "pglite" | "postgres";
 
 export interface DatabaseHandle {
   db: Database;
+  /**
+   * For reads that tolerate a second of lag (learning metrics, the heatmap): a streaming replica
+   * when DATABASE_READ_URL names one, else `db` itself. Never for sessions, roles or scope, nor
+   * for reading back what the same request wrote.
+   */
+  readDb: Database;
   kind: DatabaseKind;
+  /**
+   * A connection of its own to the PostgreSQL server itself (DATABASE_DIRECT_URL, else
+   * DATABASE_URL), for what a pooler in transaction mode cannot carry, such as LISTEN; the
+   * caller ends it. Null on PGlite.
+   */
+  connectDirect: (() => Promise<pg.Client>) | null;
   /** Applies pending migrations; safe to call from several processes on PostgreSQL. */
   migrate(): Promise<void>;
   /**
@@ -38,7 +50,7 @@ export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta
 const MIGRATION_LOCK_ID = 4_242_001;
 
 export type DatabaseOptions =
-  | { databaseUrl: string; poolSize?: number }
+  | { databaseUrl: string; directUrl?: string; readUrl?: string; poolSize?: number }
   | { dataDir: string; lock?: LockOptions }
   | { pglite: PGlite };
 
@@ -48,11 +60,17 @@ export type DatabaseOptions =
  * after which `onLockLost` must stop all writing.
  */
 export function configuredDatabase(
-  env: Pick<Env, "DATABASE_URL" | "DATA_DIR">,
+  env: Pick<Env, "DATABASE_URL" | "DATABASE_DIRECT_URL" | "DATABASE_READ_URL" | "DATA_DIR">,
   logger: Logger,
   onLockLost: () => void,
 ): DatabaseOptions {
-  if (env.DATABASE_URL) return { databaseUrl: env.DATABASE_URL };
+  if (env.DATABASE_URL) {
+    return {
+      databaseUrl: env.DATABASE_URL,
+      directUrl: env.DATABASE_DIRECT_URL,
+      readUrl: env.DATABASE_READ_URL,
+    };
+  }
   return {
     dataDir: env.DATA_DIR,
     lock: {
@@ -66,7 +84,7 @@ export function configuredDatabase(
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if ("databaseUrl" in options) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  if ("databaseUrl" in options) return openPostgres(options);
   if ("dataDir" in options) {
     const dataDir = path.resolve(options.dataDir);
     mkdirSync(dataDir, { recursive: true });
@@ -85,7 +103,9 @@ function wrapPglite(client: PGlite, unlock = () => {}): DatabaseHandle {
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {
     db,
+    readDb: db,
     kind: "pglite",
+    connectDirect: null,
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
     maintain: async () => {
       await client.exec("vacuum (analyze)");
@@ -98,31 +118,74 @@ function wrapPglite(client: PGlite, unlock = () => {}): DatabaseHandle {
   };
 }
 
-async function openPostgres(connectionString: string, poolSize: number): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString, max: poolSize });
+async function openPostgres(options: {
+  databaseUrl: string;
+  directUrl?: string;
+  readUrl?: string;
+  poolSize?: number;
+}): Promise<DatabaseHandle> {
+  const poolSize = options.poolSize ?? 10;
+  const pool = await openPool(options.databaseUrl, poolSize);
+  let readPool: pg.Pool | null = null;
+  try {
+    if (options.readUrl) readPool = await openPool(options.readUrl, poolSize);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const db = drizzlePg(pool, { schema }) as unknown as Database;
+  const connectDirect = async () => {
+    const client = new pg.Client({ connectionString: options.directUrl ?? options.databaseUrl });
+    await client.connect();
+    return client;
+  };
+  return {
+    db,
+    readDb: readPool ? (drizzlePg(readPool, { schema }) as unknown as Database) : db,
+    kind: "postgres",
+    connectDirect,
+    maintain: async () => false,
+    async migrate() {
+      // The lock belongs to a transaction kept open on a connection of its own while a second
+      // one migrates: it ends with that transaction whatever lies between Dash and the server,
+      // where a session lock taken through a pooler in transaction mode could stay behind on a
+      // pooled connection and block the next start.
+      const holder = await connectDirect();
+      try {
+        await holder.query("begin");
+        await holder.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK_ID]);
+        const migrator = await connectDirect();
+        try {
+          await migratePg(drizzlePg(migrator), { migrationsFolder });
+        } finally {
+          await migrator.end();
+        }
+        await holder.query("commit");
+      } finally {
+        // Ending the connection rolls back the transaction, and frees the lock, if it is still open.
+        await holder.end();
+      }
+    },
+    close: async () => {
+      await Promise.all([pool.end(), readPool?.end()]);
+    },
+  };
+}
+
+async function openPool(connectionString: string, max: number): Promise<pg.Pool> {
+  const pool = new pg.Pool({ connectionString, max });
   // An idle connection the server ended (a restart, a dropped database) must not crash the
   // process: the pool has already discarded it and opens a new one for the next query.
   pool.on("error", () => {});
   // Fail at start-up, with the server's own message, when the database cannot be reached.
-  const probe = await pool.connect();
-  probe.release();
-  const db = drizzlePg(pool, { schema }) as unknown as Database;
-  return {
-    db,
-    kind: "postgres",
-    maintain: async () => false,
-    async migrate() {
-      const client = await pool.connect();
-      try {
-        await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
-        await migratePg(drizzlePg(client), { migrationsFolder });
-      } finally {
-        await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => {});
-        client.release();
-      }
-    },
-    close: () => pool.end(),
-  };
+  try {
+    const probe = await pool.connect();
+    probe.release();
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return pool;
 }
 
 /**

@@ -10,6 +10,8 @@ import type { SecretBox } from "./secret-box";
 /** What the app is built from: passed in, never imported, so tests can build their own. */
 export interface AppDeps {
   db: Database;
+  /** For reads that tolerate a second of lag: a replica when configured (see DatabaseHandle). */
+  readDb: Database;
   dbKind: DatabaseKind;
   env: Env;
   logger: Logger;

@@ -6,25 +6,35 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "../db/client";
+import { readEnv } from "../env";
 import { seedDemoSchool } from "../seed/demo-school";
 
 /**
  * Builds one migrated, seeded database before the tests; every test file then starts from a
  * copy of it. PGlite: a dumped data directory. PostgreSQL (DATABASE_URL set): a template database.
+ * Databases are created, copied and dropped on the server itself (DATABASE_DIRECT_URL when a
+ * pooler stands in front): a pooler's idle connections to the template would stop its copying.
  */
 export default async function setup(project: TestProject) {
-  const databaseUrl = process.env.DATABASE_URL;
-  if (databaseUrl) {
+  const env = readEnv();
+  if (env.DATABASE_URL) {
+    const adminUrl = env.DATABASE_DIRECT_URL ?? env.DATABASE_URL;
     const templateName = `dash_template_${randomUUID().slice(0, 8)}`;
-    const admin = new pg.Client({ connectionString: databaseUrl });
+    const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
     await admin.query(`create database ${templateName}`);
-    const templateUrl = withDatabase(databaseUrl, templateName);
+    const templateUrl = withDatabase(adminUrl, templateName);
     const handle = await openDatabase({ databaseUrl: templateUrl, poolSize: 2 });
     await handle.migrate();
     await seedDemoSchool(handle.db);
     await handle.close();
-    project.provide("testDatabase", { kind: "postgres", adminUrl: databaseUrl, templateName });
+    project.provide("testDatabase", {
+      kind: "postgres",
+      adminUrl,
+      appUrl: env.DATABASE_URL,
+      readUrl: env.DATABASE_READ_URL ?? null,
+      templateName,
+    });
     return async () => {
       await admin.query(`drop database if exists ${templateName} with (force)`);
       await admin.end();
@@ -54,6 +64,15 @@ declare module "vitest" {
   export interface ProvidedContext {
     testDatabase:
       | { kind: "pglite"; dumpPath: string }
-      | { kind: "postgres"; adminUrl: string; templateName: string };
+      | {
+          kind: "postgres";
+          /** The server itself: for creating and dropping databases, and for migrations. */
+          adminUrl: string;
+          /** Where the app connects: the pooler when there is one, else the server. */
+          appUrl: string;
+          /** A streaming replica of the server, when the run started one. */
+          readUrl: string | null;
+          templateName: string;
+        };
   }
 }

@@ -24,22 +24,42 @@ export function createTestClock(start = new Date()) {
   };
 }
 
-async function openTestDatabase(): Promise<{ handle: DatabaseHandle; dispose: () => Promise<void> }> {
+type PostgresTemplate = Extract<ReturnType<typeof inject<"testDatabase">>, { kind: "postgres" }>;
+
+async function openTestDatabase(
+  readReplica: boolean,
+): Promise<{ handle: DatabaseHandle; dispose: () => Promise<void> }> {
   const template = inject("testDatabase");
   if (template.kind === "pglite") {
+    if (readReplica) throw new Error("a read replica needs a PostgreSQL run that started one");
     const loadDataDir = new Blob([readFileSync(template.dumpPath)]);
     const handle = await openDatabase({ pglite: await PGlite.create({ loadDataDir }) });
     return { handle, dispose: () => handle.close() };
   }
-  return openPostgresTestDatabase(template.adminUrl, template.templateName);
+  return openPostgresTestDatabase(template, template.templateName, readReplica);
 }
 
-async function openPostgresTestDatabase(adminUrl: string, templateName: string | null) {
+async function openPostgresTestDatabase(
+  template: PostgresTemplate,
+  templateName: string | null,
+  readReplica = false,
+) {
   const name = `dash_test_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
+  const admin = new pg.Client({ connectionString: template.adminUrl });
   await admin.connect();
   await admin.query(`create database ${name}${templateName ? ` template ${templateName}` : ""}`);
-  const handle = await openDatabase({ databaseUrl: withDatabase(adminUrl, name), poolSize: 4 });
+  let readUrl: string | undefined;
+  if (readReplica) {
+    if (!template.readUrl) throw new Error("a read replica needs a PostgreSQL run that started one");
+    await waitForReplay(admin, template.readUrl);
+    readUrl = withDatabase(template.readUrl, name);
+  }
+  const handle = await openDatabase({
+    databaseUrl: withDatabase(template.appUrl, name),
+    directUrl: withDatabase(template.adminUrl, name),
+    readUrl,
+    poolSize: 4,
+  });
   return {
     handle,
     dispose: async () => {
@@ -62,14 +82,41 @@ export async function openEmptyTestDatabase(): Promise<{
           handle,
           dispose: () => handle.close(),
         }))
-      : await openPostgresTestDatabase(template.adminUrl, null);
+      : await openPostgresTestDatabase(template, null);
   await opened.handle.migrate();
   return opened;
 }
 
-/** The whole app on its own copy of the seeded demo database, with its log lines captured. */
-export async function createTestApp(options: { env?: Record<string, string>; webRoot?: string } = {}) {
-  const { handle, dispose } = await openTestDatabase();
+/** Waits until the replica has replayed everything the primary had written when asked. */
+export async function waitForReplay(primary: pg.Client, replicaUrl: string, timeoutMs = 30_000) {
+  const { rows } = await primary.query<{ lsn: string }>("select pg_current_wal_lsn()::text as lsn");
+  const replica = new pg.Client({ connectionString: replicaUrl });
+  await replica.connect();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const replayed = await replica.query<{ done: boolean }>(
+        "select pg_last_wal_replay_lsn() >= $1::pg_lsn as done",
+        [rows[0]?.lsn],
+      );
+      if (replayed.rows[0]?.done) return;
+      if (Date.now() > deadline) throw new Error(`the replica did not catch up within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    await replica.end();
+  }
+}
+
+/**
+ * The whole app on its own copy of the seeded demo database, with its log lines captured. With
+ * `readReplica`, reads that tolerate lag go to the run's streaming replica (PostgreSQL runs
+ * started with `scripts/with-postgres.sh --replica`).
+ */
+export async function createTestApp(
+  options: { env?: Record<string, string>; webRoot?: string; readReplica?: boolean } = {},
+) {
+  const { handle, dispose } = await openTestDatabase(options.readReplica ?? false);
   const env = readEnv({ LOG_LEVEL: "debug", ...options.env });
   const clock = createTestClock();
   const logLines: string[] = [];
@@ -78,6 +125,7 @@ export async function createTestApp(options: { env?: Record<string, string>; web
   const secretBox = createSecretBox(randomBytes(32).toString("base64url"));
   const app = createApp({
     db: handle.db,
+    readDb: handle.readDb,
     dbKind: handle.kind,
     env,
     logger,
@@ -119,6 +167,7 @@ export async function createTestApp(options: { env?: Record<string, string>; web
   return {
     app,
     db: handle.db,
+    readDb: handle.readDb,
     kind: handle.kind,
     env,
     secretBox,

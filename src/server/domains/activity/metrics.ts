@@ -50,10 +50,11 @@ function maxDate(a: string, b: string): string {
  * XP, time, questions and mastery per period, student and subject (or app), for the students the
  * query names, within what the caller may see. The students come from one query that holds the
  * caller's scope in its WHERE clause, and only they are aggregated; asking by name for a student
- * outside the scope is refused as a whole.
+ * outside the scope is refused as a whole. Who may be seen is asked of `db`, the primary; the
+ * figures, which may lag a second behind it, of `readDb`.
  */
 export async function learningMetrics(
-  db: Database,
+  { db, readDb }: { db: Database; readDb: Database },
   actor: Actor,
   query: LearningMetricsQuery,
   now: Date,
@@ -82,7 +83,7 @@ export async function learningMetrics(
           from users u where u.sourced_id in (${target})
           order by u.family_name, u.given_name, u.sourced_id`,
     ),
-    schoolDailyGoals(db),
+    schoolDailyGoals(readDb),
   ]);
   if (named && (candidates.length < new Set(named).size || candidates.some((student) => !student.allowed))) {
     throw studentForbidden();
@@ -93,7 +94,7 @@ export async function learningMetrics(
 
   const rows = students.length
     ? await totals(
-        db,
+        readDb,
         query,
         students.map((student) => student.sourcedId),
         startDate,

@@ -83,7 +83,7 @@ function idParam(c: Context, name: keyof typeof NOT_FOUND_MESSAGES): string {
 
 const REVIEWERS = ["administrator", "teacher"] as const;
 
-export function activityRoutes({ db, auth }: AppDeps) {
+export function activityRoutes({ db, readDb, auth }: AppDeps) {
   const forbidden = () => new AppError("forbidden", "You do not have access to this student");
   const summariesInReach = (actor: Actor) => {
     const reach = studentIdsInReach(actor);
@@ -141,7 +141,10 @@ export function activityRoutes({ db, auth }: AppDeps) {
           "see learning metrics",
         );
         const query = readQuery(c, learningMetricsQuerySchema);
-        return c.json({ success: true, data: await learningMetrics(db, actor, query, auth.now()) });
+        return c.json({
+          success: true,
+          data: await learningMetrics({ db, readDb }, actor, query, auth.now()),
+        });
       })
       .post("/learning-metrics/analytics-xp-heatmap", async (c) => {
         // This endpoint answers in the spec's { success, data, error } shape, errors included.
@@ -152,8 +155,9 @@ export function activityRoutes({ db, auth }: AppDeps) {
             throw new AppError("validation_failed", `Ask for at most ${MAX_HEATMAP_DAYS} days at a time`);
           }
           if (!(await canSeeStudent(db, actor, request.userId))) throw forbidden();
-          // Days are the student's own, whatever timezone the viewer is in.
-          const data = await xpHeatmap(db, request.userId, request.startDate, request.endDate);
+          // Days are the student's own, whatever timezone the viewer is in. Who may see whom was
+          // asked of the primary; the figures may lag a second behind it.
+          const data = await xpHeatmap(readDb, request.userId, request.startDate, request.endDate);
           return c.json({ success: true, data, error: null });
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
