@@ -38,6 +38,25 @@ describe("readEnv", () => {
     );
   });
 
+  it("takes a direct and a read-replica URL beside DATABASE_URL, never alone", () => {
+    const env = readEnv({
+      DATABASE_URL: "postgres://pgbouncer:6432/dash",
+      DATABASE_DIRECT_URL: "postgres://primary:5432/dash",
+      DATABASE_READ_URL: "postgresql://replica:5432/dash",
+    });
+    expect(env).toMatchObject({
+      DATABASE_DIRECT_URL: "postgres://primary:5432/dash",
+      DATABASE_READ_URL: "postgresql://replica:5432/dash",
+    });
+    expect(readEnv({ DATABASE_URL: "postgres://primary/dash" }).DATABASE_READ_URL).toBeUndefined();
+    expect(() => readEnv({ DATABASE_READ_URL: "postgres://replica/dash" })).toThrow(
+      /DATABASE_URL: DATABASE_DIRECT_URL and DATABASE_READ_URL need DATABASE_URL/,
+    );
+    expect(() =>
+      readEnv({ DATABASE_URL: "postgres://primary/dash", DATABASE_DIRECT_URL: "primary:5432" }),
+    ).toThrow(/DATABASE_DIRECT_URL: DATABASE_DIRECT_URL must start with postgres/);
+  });
+
   it("fails fast with a readable message", () => {
     expect(() => readEnv({ PORT: "eighty", DATABASE_URL: "mysql://x" })).toThrow(
       /Invalid environment configuration:\n {2}PORT: .+\n {2}DATABASE_URL: DATABASE_URL must start with postgres/,

@@ -47,7 +47,7 @@ export interface DatabaseHandle {
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 
 // An arbitrary constant that names the migration lock among PostgreSQL advisory locks.
-const MIGRATION_LOCK_ID = 4_242_001;
+export const MIGRATION_LOCK_ID = 4_242_001;
 
 export type DatabaseOptions =
   | { databaseUrl: string; directUrl?: string; readUrl?: string; poolSize?: number }
