@@ -1,6 +1,7 @@
 import cluster from "node:cluster";
 import { randomUUID } from "node:crypto";
 import { AggregatorRegistry } from "prom-client";
+import { AppError } from "../../lib/errors";
 import { metricsRegistry } from "./metrics";
 
 /**
@@ -18,6 +19,10 @@ interface MetricsMessage {
   text?: string;
   error?: string;
 }
+
+// prom-client answers the primary's requests for a worker's metrics once an AggregatorRegistry
+// exists in that worker: made here, as the server loads, in every worker.
+if (cluster.isWorker) new AggregatorRegistry();
 
 const isMetricsMessage = (message: unknown): message is MetricsMessage =>
   typeof message === "object" && message !== null && "type" in message && "id" in message;
@@ -44,14 +49,14 @@ export async function gatherMetrics(): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       process.off("message", onMessage);
-      reject(new Error("the primary process did not answer with the cluster's metrics"));
+      reject(new AppError("busy", "The server's other processes did not send their metrics in time"));
     }, ASK_TIMEOUT_MS);
     const onMessage = (message: unknown) => {
       if (!isMetricsMessage(message) || message.type !== RESPONSE || message.id !== id) return;
       clearTimeout(timer);
       process.off("message", onMessage);
       if (message.text !== undefined) resolve(message.text);
-      else reject(new Error(message.error ?? "no metrics"));
+      else reject(new AppError("busy", `The server's metrics could not be gathered: ${message.error}`));
     };
     process.on("message", onMessage);
     process.send?.({ type: REQUEST, id });
