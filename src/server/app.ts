@@ -22,6 +22,7 @@ import { guardStateChangingRequests } from "./lib/request-guard";
 import { requestLog } from "./lib/request-log";
 import { securityHeaders } from "./lib/security-headers";
 import { rejectUnstorableUrlText } from "./lib/validation";
+import { httpMetrics, metricsHandler } from "./platform/metrics/http";
 import { webRoutes } from "./web";
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -31,6 +32,7 @@ const INGEST_PATHS = "/api/ingest/";
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.use("*", requestLog(deps.logger));
+  app.use("*", httpMetrics());
   app.use(
     "*",
     securityHeaders({ trustProxy: deps.env.TRUST_PROXY, uncacheablePrefixes: [ONEROSTER_BASE_PATH] }),
@@ -120,6 +122,8 @@ export function createApp(deps: AppDeps) {
   // For other systems, with OAuth 2.0 bearer tokens instead of sessions.
   app.route("/oauth", oauthRoutes(deps));
   app.route(ONEROSTER_BASE_PATH, oneRosterRoutes(deps));
+  // For Prometheus, with METRICS_TOKEN; without it the path answers 404, never the web app.
+  app.get("/metrics", metricsHandler(deps.env.METRICS_TOKEN));
   if (deps.webRoot) app.route("/", webRoutes(deps.webRoot));
   app.notFound((c) => c.text("Not Found", 404));
   return app;

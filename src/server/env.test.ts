@@ -57,6 +57,23 @@ describe("readEnv", () => {
     ).toThrow(/DATABASE_DIRECT_URL: DATABASE_DIRECT_URL must start with postgres/);
   });
 
+  it("stores files on disk and keeps /metrics off unless configured; checks their settings", () => {
+    const env = readEnv({});
+    expect(env.STORAGE_S3_BUCKET).toBeUndefined();
+    expect(env.METRICS_TOKEN).toBeUndefined();
+    expect(env).toMatchObject({ STORAGE_S3_REGION: "us-east-1", STORAGE_S3_FORCE_PATH_STYLE: false });
+    expect(readEnv({ STORAGE_S3_BUCKET: "school-files", STORAGE_S3_FORCE_PATH_STYLE: "true" })).toMatchObject(
+      { STORAGE_S3_BUCKET: "school-files", STORAGE_S3_FORCE_PATH_STYLE: true },
+    );
+    expect(() => readEnv({ STORAGE_S3_ACCESS_KEY_ID: "key" })).toThrow(
+      /STORAGE_S3_SECRET_ACCESS_KEY: set both STORAGE_S3_ACCESS_KEY_ID and STORAGE_S3_SECRET_ACCESS_KEY, or neither/,
+    );
+    expect(() => readEnv({ STORAGE_S3_BUCKET: "Bad_Bucket" })).toThrow(
+      /STORAGE_S3_BUCKET: STORAGE_S3_BUCKET must be a bucket name/,
+    );
+    expect(() => readEnv({ METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
+  });
+
   it("fails fast with a readable message", () => {
     expect(() => readEnv({ PORT: "eighty", DATABASE_URL: "mysql://x" })).toThrow(
       /Invalid environment configuration:\n {2}PORT: .+\n {2}DATABASE_URL: DATABASE_URL must start with postgres/,

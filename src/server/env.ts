@@ -60,11 +60,34 @@ const envSchema = z
     INGEST_MAX_AUTO_XP_PER_DAY: z.coerce.number().positive().default(DEFAULT_INGEST_LIMITS.maxAutoXpPerDay),
     INGEST_MAX_PAST_DAYS: z.coerce.number().int().positive().default(DEFAULT_INGEST_LIMITS.maxPastDays),
     INGEST_MAX_FUTURE_MINUTES: z.coerce.number().int().min(0).default(DEFAULT_INGEST_LIMITS.maxFutureMinutes),
+    // Set, files go to this bucket of an S3-compatible service instead of DATA_DIR/files.
+    STORAGE_S3_BUCKET: z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        "STORAGE_S3_BUCKET must be a bucket name (3 to 63 characters)",
+      )
+      .optional(),
+    STORAGE_S3_ENDPOINT: z.url().optional(),
+    STORAGE_S3_REGION: z.string().min(1).default("us-east-1"),
+    STORAGE_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    STORAGE_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    STORAGE_S3_FORCE_PATH_STYLE: booleanFlag(false),
+    // Unset, GET /metrics does not exist.
+    METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
   })
   .refine((env) => env.DATABASE_URL || (!env.DATABASE_DIRECT_URL && !env.DATABASE_READ_URL), {
     message: "DATABASE_DIRECT_URL and DATABASE_READ_URL need DATABASE_URL",
     path: ["DATABASE_URL"],
   })
+  .refine(
+    (env) =>
+      (env.STORAGE_S3_ACCESS_KEY_ID === undefined) === (env.STORAGE_S3_SECRET_ACCESS_KEY === undefined),
+    {
+      path: ["STORAGE_S3_SECRET_ACCESS_KEY"],
+      message: "set both STORAGE_S3_ACCESS_KEY_ID and STORAGE_S3_SECRET_ACCESS_KEY, or neither",
+    },
+  )
   .transform(({ SEED_DEMO, ...env }) => ({
     ...env,
     SEED_DEMO: SEED_DEMO ?? env.NODE_ENV !== "production",

@@ -10,6 +10,7 @@ import { readEnv } from "./env";
 import { keepServingOnUncaughtErrors } from "./lib/last-resort";
 import { createLogger } from "./lib/logger";
 import { createSecretBox } from "./lib/secret-box";
+import { fileStorageFromEnv } from "./platform/storage";
 import { isDatabaseEmpty, seedDemoSchool } from "./seed/demo-school";
 import { refuseDemoAccountsInProduction, resolveSecretKey } from "./startup-checks";
 
@@ -56,6 +57,7 @@ async function main() {
     logger,
     auth,
     secretBox,
+    storage: fileStorageFromEnv(env),
     webRoot,
   });
   const sweep = setInterval(async () => {

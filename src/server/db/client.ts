@@ -11,6 +11,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import type { Env } from "../env";
 import type { Logger } from "../lib/logger";
+import { databaseQueryDuration } from "../platform/metrics/metrics";
 import { type LockOptions, lockDataDir } from "./data-dir-lock";
 import * as schema from "./schema";
 
@@ -100,6 +101,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 function wrapPglite(client: PGlite, unlock = () => {}): DatabaseHandle {
+  timePgliteQueries(client);
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {
     db,
@@ -177,6 +179,7 @@ async function openPool(connectionString: string, max: number): Promise<pg.Pool>
   // An idle connection the server ended (a restart, a dropped database) must not crash the
   // process: the pool has already discarded it and opens a new one for the next query.
   pool.on("error", () => {});
+  pool.on("connect", timePgQueries);
   // Fail at start-up, with the server's own message, when the database cannot be reached.
   try {
     const probe = await pool.connect();
@@ -186,6 +189,59 @@ async function openPool(connectionString: string, max: number): Promise<pg.Pool>
     throw error;
   }
   return pool;
+}
+
+/** Times a query for /metrics, whether it succeeds or fails, without touching its result. */
+function timed<T>(running: Promise<T>): Promise<T> {
+  const end = databaseQueryDuration.startTimer();
+  running.then(
+    () => end(),
+    () => end(),
+  );
+  return running;
+}
+
+/**
+ * Drizzle sends every query through `query`, of the database or of the transaction it runs in:
+ * wrapping those two on the instance times them all.
+ */
+function timePgliteQueries(client: PGlite): void {
+  const query = client.query.bind(client);
+  client.query = ((...args: Parameters<PGlite["query"]>) => timed(query(...args))) as PGlite["query"];
+  const transaction = client.transaction.bind(client);
+  client.transaction = ((callback) =>
+    transaction((tx) => {
+      const txQuery = tx.query.bind(tx);
+      tx.query = ((...args: Parameters<typeof tx.query>) => timed(txQuery(...args))) as typeof tx.query;
+      return callback(tx);
+    })) as PGlite["transaction"];
+}
+
+/**
+ * Every query of node-postgres, through the pool or a checked-out connection, ends in its
+ * connection's `query`: wrapped once per new connection. The pool calls it with a callback,
+ * transactions without one.
+ */
+function timePgQueries(connection: pg.PoolClient): void {
+  const query = connection.query.bind(connection) as (...args: unknown[]) => unknown;
+  connection.query = ((...args: unknown[]) => {
+    const end = databaseQueryDuration.startTimer();
+    const callback = args.at(-1);
+    if (typeof callback === "function") {
+      args[args.length - 1] = (...results: unknown[]) => {
+        end();
+        return callback(...results);
+      };
+      return query(...args);
+    }
+    const result = query(...args);
+    if (result instanceof Promise)
+      result.then(
+        () => end(),
+        () => end(),
+      );
+    return result;
+  }) as typeof connection.query;
 }
 
 /**

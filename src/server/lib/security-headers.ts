@@ -48,7 +48,9 @@ export function securityHeaders(options: {
     if (isHttps(c, options.trustProxy))
       headers.set("Strict-Transport-Security", `max-age=${HSTS_SECONDS}; includeSubDomains`);
     const path = c.req.path;
-    if (path === "/api" || uncacheable.some((prefix) => path.startsWith(prefix)))
+    // A stored file's answer (platform/storage) has chosen a private cache of its own.
+    const isPrivate = headers.get("Cache-Control")?.startsWith("private") ?? false;
+    if (!isPrivate && (path === "/api" || uncacheable.some((prefix) => path.startsWith(prefix))))
       headers.set("Cache-Control", "no-store");
   };
 }

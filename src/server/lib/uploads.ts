@@ -52,7 +52,7 @@ export const UPLOAD_LIMITS: UploadLimits = {
   maxCsvRows: 5_000_000,
 };
 
-const formatBytes = (bytes: number) =>
+export const formatBytes = (bytes: number) =>
   bytes >= 1024 * MB
     ? `${Number((bytes / (1024 * MB)).toFixed(1))} GB`
     : bytes >= MB

@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { inject } from "vitest";
@@ -10,6 +12,7 @@ import { readEnv } from "../env";
 import { SESSION_COOKIE } from "../lib/auth";
 import { createLogger } from "../lib/logger";
 import { createSecretBox } from "../lib/secret-box";
+import { fileStorageFromEnv } from "../platform/storage";
 import { DEMO_PASSWORD } from "../seed/demo-accounts";
 import { withDatabase } from "./global-setup";
 
@@ -123,6 +126,9 @@ export async function createTestApp(
   const logger = createLogger(env.LOG_LEVEL, (_level, line) => logLines.push(line));
   const auth = createAuthService(handle.db, authSettingsFromEnv(env), clock.now);
   const secretBox = createSecretBox(randomBytes(32).toString("base64url"));
+  // Made only when a test stores a file (the disk driver creates its folder on the first put).
+  const filesDir = path.join(tmpdir(), `dash-test-files-${randomUUID()}`);
+  const storage = fileStorageFromEnv({ ...env, DATA_DIR: filesDir });
   const app = createApp({
     db: handle.db,
     readDb: handle.readDb,
@@ -131,6 +137,7 @@ export async function createTestApp(
     logger,
     auth,
     secretBox,
+    storage,
     webRoot: options.webRoot,
   });
 
@@ -175,7 +182,11 @@ export async function createTestApp(
     logLines,
     request,
     signIn,
-    close: dispose,
+    storage,
+    close: async () => {
+      rmSync(filesDir, { recursive: true, force: true });
+      await dispose();
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import {
   dismissHeldEventSchema,
   heatmapRequestSchema,
   heldEventsQuerySchema,
+  type IngestResult,
   learningMetricsQuerySchema,
   learningSettingsSchema,
   manualXpRequestSchema,
@@ -22,6 +23,7 @@ import { currentActor, requireActiveRole } from "../../lib/auth";
 import type { Actor, AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { readJsonBody, readQuery } from "../../lib/validation";
+import { ingestedEvents } from "../../platform/metrics/metrics";
 import { canSeeStudent, studentIdsInReach } from "../rostering/scope";
 import { authenticateAppKey, createApp, createKey, listApps, listKeys, revokeKey, updateApp } from "./apps";
 import { readCaliperEvent } from "./caliper";
@@ -31,6 +33,14 @@ import { approveHeldEvent, dismissHeldEvent, listHeldEvents } from "./review";
 import { learningSettings, saveLearningSettings } from "./settings";
 import { appFreshness, schoolSummaries, studentSummaries, summariesOf } from "./summaries";
 import { awardManualXp, MAX_HEATMAP_DAYS, xpDay, xpHeatmap, xpHistory } from "./xp";
+
+/** Counts what apps posted for /metrics; the seed's own ingestion is not the apps' and is left out. */
+function countIngestedEvents(result: IngestResult): void {
+  for (const outcome of ["accepted", "held", "rejected", "duplicates"] as const) {
+    const count = result[outcome].length;
+    if (count > 0) ingestedEvents.inc({ outcome: outcome === "duplicates" ? "duplicate" : outcome }, count);
+  }
+}
 
 /** Learning apps post activity here with their API key (no session). */
 export function ingestRoutes({ db, auth, env }: AppDeps) {
@@ -50,13 +60,20 @@ export function ingestRoutes({ db, auth, env }: AppDeps) {
         auth.now(),
         limits,
       );
+      countIngestedEvents(result);
       return c.json(result);
     })
     .post("/caliper", async (c) => {
       const envelope = await readJsonBody(c, caliperEnvelopeSchema, { checkEachItem: true });
-      return c.json(
-        await ingestActivity(db, c.get("appId"), envelope.data.map(readCaliperEvent), auth.now(), limits),
+      const result = await ingestActivity(
+        db,
+        c.get("appId"),
+        envelope.data.map(readCaliperEvent),
+        auth.now(),
+        limits,
       );
+      countIngestedEvents(result);
+      return c.json(result);
     });
 }
 

@@ -691,7 +691,16 @@ describe("access", () => {
     const limited = new Hono().route(
       ONEROSTER_BASE_PATH,
       oneRosterRoutes(
-        { db: t.db, readDb: t.readDb, dbKind: t.kind, env: t.env, logger, auth, secretBox: t.secretBox },
+        {
+          db: t.db,
+          readDb: t.readDb,
+          dbKind: t.kind,
+          env: t.env,
+          logger,
+          auth,
+          secretBox: t.secretBox,
+          storage: t.storage,
+        },
         { rateLimit: { limit: 3, windowMs: 60_000 } },
       ),
     );
