@@ -117,6 +117,7 @@ describe("production mode and the demo school", () => {
       logger: createLogger("silent"),
       auth: createAuthService(t.db, authSettingsFromEnv(env)),
       secretBox: t.secretBox,
+      jobs: t.jobs,
     });
     const response = await production.request("/api/auth/demo-accounts");
     expect(response.status).toBe(200);

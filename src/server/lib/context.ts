@@ -4,6 +4,7 @@ import type { DashRole } from "../../shared/roles";
 import type { Database, DatabaseKind } from "../db/client";
 import type { AuthService, SignedInSession } from "../domains/auth/service";
 import type { Env } from "../env";
+import type { JobRunner } from "../platform/jobs/runner";
 import type { Logger } from "./logger";
 import type { SecretBox } from "./secret-box";
 
@@ -16,6 +17,8 @@ export interface AppDeps {
   auth: AuthService;
   /** Encrypts the secrets Dash must read back, under DASH_SECRET_KEY. */
   secretBox: SecretBox;
+  /** Queued and scheduled background jobs. */
+  jobs: JobRunner;
   /** The folder of the built SPA; without it only the API is served. */
   webRoot?: string;
 }

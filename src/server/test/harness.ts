@@ -11,6 +11,7 @@ import { SESSION_COOKIE } from "../lib/auth";
 import { createLogger } from "../lib/logger";
 import { createSecretBox } from "../lib/secret-box";
 import { DEMO_PASSWORD } from "../seed/demo-accounts";
+import { createServerJobRunner } from "../server-jobs";
 import { withDatabase } from "./global-setup";
 
 /** A clock the tests move by hand, so expiry and throttle windows need no waiting. */
@@ -76,6 +77,8 @@ export async function createTestApp(options: { env?: Record<string, string>; web
   const logger = createLogger(env.LOG_LEVEL, (_level, line) => logLines.push(line));
   const auth = createAuthService(handle.db, authSettingsFromEnv(env), clock.now);
   const secretBox = createSecretBox(randomBytes(32).toString("base64url"));
+  // Defined but not polling: a test runs due jobs when it chooses (jobs.runDueJobs()).
+  const jobs = createServerJobRunner({ database: handle, auth, logger, now: clock.now });
   const app = createApp({
     db: handle.db,
     dbKind: handle.kind,
@@ -83,6 +86,7 @@ export async function createTestApp(options: { env?: Record<string, string>; web
     logger,
     auth,
     secretBox,
+    jobs,
     webRoot: options.webRoot,
   });
 
@@ -122,6 +126,7 @@ export async function createTestApp(options: { env?: Record<string, string>; web
     kind: handle.kind,
     env,
     secretBox,
+    jobs,
     clock,
     logLines,
     request,

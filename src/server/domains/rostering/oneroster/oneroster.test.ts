@@ -691,7 +691,7 @@ describe("access", () => {
     const limited = new Hono().route(
       ONEROSTER_BASE_PATH,
       oneRosterRoutes(
-        { db: t.db, dbKind: t.kind, env: t.env, logger, auth, secretBox: t.secretBox },
+        { db: t.db, dbKind: t.kind, env: t.env, logger, auth, secretBox: t.secretBox, jobs: t.jobs },
         { rateLimit: { limit: 3, windowMs: 60_000 } },
       ),
     );
