@@ -206,7 +206,7 @@ export function createJobRunner(options: JobRunnerOptions) {
     try {
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
-          const error = new Error(`Timed out after ${Math.round(definition.timeoutMs / 1000)} s`);
+          const error = new Error(`Timed out after ${definition.timeoutMs / 1000} s`);
           controller.abort(error);
           reject(error);
         }, definition.timeoutMs);
