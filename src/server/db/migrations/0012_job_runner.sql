@@ -18,4 +18,5 @@ CREATE TABLE "jobs" (
 CREATE UNIQUE INDEX "jobs_name_key_idx" ON "jobs" USING btree ("name","key");--> statement-breakpoint
 CREATE INDEX "jobs_due_idx" ON "jobs" USING btree ("due_at") WHERE "jobs"."state" in ('queued', 'running');--> statement-breakpoint
 CREATE INDEX "jobs_name_started_idx" ON "jobs" USING btree ("name","started_at");--> statement-breakpoint
+CREATE INDEX "jobs_open_name_idx" ON "jobs" USING btree ("name") WHERE "jobs"."state" in ('queued', 'running', 'failed');--> statement-breakpoint
 CREATE INDEX "jobs_finished_idx" ON "jobs" USING btree ("finished_at");

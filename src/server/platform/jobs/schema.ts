@@ -37,7 +37,10 @@ export const jobs = pgTable(
   (table) => [
     uniqueIndex("jobs_name_key_idx").on(table.name, table.key),
     index("jobs_due_idx").on(table.dueAt).where(sql`${table.state} in ('queued', 'running')`),
+    // The latest run of each job, for the Operations page.
     index("jobs_name_started_idx").on(table.name, table.startedAt),
+    // Counts of unfinished and failed jobs, without reading the succeeded ones.
+    index("jobs_open_name_idx").on(table.name).where(sql`${table.state} in ('queued', 'running', 'failed')`),
     index("jobs_finished_idx").on(table.finishedAt),
   ],
 );
