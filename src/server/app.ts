@@ -23,6 +23,7 @@ import { requestLog } from "./lib/request-log";
 import { securityHeaders } from "./lib/security-headers";
 import { rejectUnstorableUrlText } from "./lib/validation";
 import { httpMetrics, metricsHandler } from "./platform/metrics/http";
+import { jobAdminRoutes } from "./platform/jobs/routes";
 import { webRoutes } from "./web";
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -114,6 +115,7 @@ export function createApp(deps: AppDeps) {
     .route("/admin/roster", rosterBulkRoutes(deps))
     .route("/admin/privacy", privacyAdminRoutes(deps))
     .route("/privacy", privacyFamilyRoutes(deps))
+    .route("/admin/jobs", jobAdminRoutes(deps))
     .all("*", (c) =>
       c.json({ code: "not_found", message: `No API route ${c.req.method} ${c.req.path}` }, 404),
     );

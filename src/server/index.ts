@@ -5,17 +5,18 @@ import { createApp } from "./app";
 import { ensureWebBuild } from "./build-web";
 import { configuredDatabase, openDatabase } from "./db/client";
 import { authSettingsFromEnv, createAuthService } from "./domains/auth/service";
-import { runDailyRetention } from "./domains/privacy/retention";
 import { readEnv } from "./env";
 import { keepServingOnUncaughtErrors } from "./lib/last-resort";
 import { createLogger } from "./lib/logger";
 import { createSecretBox } from "./lib/secret-box";
+import { registerGauge } from "./platform/metrics/metrics";
 import { fileStorageFromEnv } from "./platform/storage";
 import { isDatabaseEmpty, seedDemoSchool } from "./seed/demo-school";
+import { createServerJobRunner } from "./server-jobs";
 import { refuseDemoAccountsInProduction, resolveSecretKey } from "./startup-checks";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+const JOBS_START_DELAY_MS = 30_000;
 const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
 
@@ -49,6 +50,10 @@ async function main() {
   await refuseDemoAccountsInProduction(database.db, env);
 
   const auth = createAuthService(database.db, authSettingsFromEnv(env));
+  const jobs = createServerJobRunner({ database, auth, logger });
+  for (const state of ["queued", "running", "failed"] as const) {
+    registerGauge(`dash_jobs_${state}`, `Background jobs ${state}`, async () => (await jobs.depth())[state]);
+  }
   const app = createApp({
     db: database.db,
     readDb: database.readDb,
@@ -58,23 +63,11 @@ async function main() {
     auth,
     secretBox,
     storage: fileStorageFromEnv(env),
+    jobs,
     webRoot,
   });
-  const sweep = setInterval(async () => {
-    await auth.sweepExpired().catch((error) => logger.warn("session sweep failed", { error: String(error) }));
-    // Runs once a day whichever process gets there first; the other sweeps find it taken.
-    await runDailyRetention(database.db, () => new Date(), logger).catch((error) =>
-      logger.warn("retention run failed", { error: String(error) }),
-    );
-    const maintenanceStarted = performance.now();
-    try {
-      if (await database.maintain())
-        logger.info("database maintained", { ms: Math.round(performance.now() - maintenanceStarted) });
-    } catch (error) {
-      logger.warn("database maintenance failed", { error: String(error) });
-    }
-  }, SWEEP_INTERVAL_MS);
-  sweep.unref();
+  // Maintenance of the embedded database can hold it for seconds: not while the server starts.
+  jobs.start(JOBS_START_DELAY_MS);
 
   const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
     logger.info("listening", {
@@ -89,9 +82,11 @@ async function main() {
     if (isShuttingDown) return;
     isShuttingDown = true;
     logger.info("shutting down", { signal });
-    clearInterval(sweep);
-    // Stop taking requests, let the ones in flight finish, then close the database cleanly.
+    // Stop taking requests and jobs, let the ones in flight finish (a job still running after the
+    // grace period is released for another process), then close the database cleanly.
+    const jobsStopped = jobs.stop();
     server.close(async () => {
+      await jobsStopped;
       await database.close();
       logger.info("stopped");
       process.exit(0);

@@ -119,6 +119,7 @@ describe("production mode and the demo school", () => {
       auth: createAuthService(t.db, authSettingsFromEnv(env)),
       secretBox: t.secretBox,
       storage: t.storage,
+      jobs: t.jobs,
     });
     const response = await production.request("/api/auth/demo-accounts");
     expect(response.status).toBe(200);

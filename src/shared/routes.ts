@@ -679,6 +679,13 @@ export const routes = [
     nav: "Administration",
   },
   {
+    path: "/app/admin/operations",
+    title: "Operations",
+    summary: "The background jobs: when each last ran, how it went, when it runs next; run one now.",
+    access: ADMIN,
+    nav: "Administration",
+  },
+  {
     path: "/app/admin/rewards-management",
     title: "Rewards management",
     summary: "The store's items, prices and earning rules.",

@@ -36,6 +36,10 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     "RosterSyncPage",
   ),
   "/app/admin/privacy": lazyRouteComponent(() => import("./features/privacy/privacy-page"), "PrivacyPage"),
+  "/app/admin/operations": lazyRouteComponent(
+    () => import("./features/operations/operations-page"),
+    "OperationsPage",
+  ),
   "/app/flow/": lazyRouteComponent(() => import("./features/flow/flow-pages"), "FlowPage"),
   "/app/flow/student/$studentId": lazyRouteComponent(
     () => import("./features/flow/flow-pages"),

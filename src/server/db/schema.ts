@@ -4,4 +4,5 @@ export * from "../domains/auth/schema";
 export * from "../domains/oauth/schema";
 export * from "../domains/privacy/schema";
 export * from "../domains/rostering/schema";
+export * from "../platform/jobs/schema";
 export { appMeta } from "./meta";

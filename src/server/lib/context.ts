@@ -5,6 +5,7 @@ import type { Database, DatabaseKind } from "../db/client";
 import type { AuthService, SignedInSession } from "../domains/auth/service";
 import type { Env } from "../env";
 import type { FileStorage } from "../platform/storage";
+import type { JobRunner } from "../platform/jobs/runner";
 import type { Logger } from "./logger";
 import type { SecretBox } from "./secret-box";
 
@@ -21,6 +22,8 @@ export interface AppDeps {
   secretBox: SecretBox;
   /** Images, evidence and attachments: a folder under DATA_DIR or an S3-compatible bucket. */
   storage: FileStorage;
+  /** Queued and scheduled background jobs. */
+  jobs: JobRunner;
   /** The folder of the built SPA; without it only the API is served. */
   webRoot?: string;
 }

@@ -14,6 +14,7 @@ import { createLogger } from "../lib/logger";
 import { createSecretBox } from "../lib/secret-box";
 import { fileStorageFromEnv } from "../platform/storage";
 import { DEMO_PASSWORD } from "../seed/demo-accounts";
+import { createServerJobRunner } from "../server-jobs";
 import { withDatabase } from "./global-setup";
 
 /** A clock the tests move by hand, so expiry and throttle windows need no waiting. */
@@ -129,6 +130,8 @@ export async function createTestApp(
   // Made only when a test stores a file (the disk driver creates its folder on the first put).
   const filesDir = path.join(tmpdir(), `dash-test-files-${randomUUID()}`);
   const storage = fileStorageFromEnv({ ...env, DATA_DIR: filesDir });
+  // Defined but not polling: a test runs due jobs when it chooses (jobs.runDueJobs()).
+  const jobs = createServerJobRunner({ database: handle, auth, logger, now: clock.now });
   const app = createApp({
     db: handle.db,
     readDb: handle.readDb,
@@ -138,6 +141,7 @@ export async function createTestApp(
     auth,
     secretBox,
     storage,
+    jobs,
     webRoot: options.webRoot,
   });
 
@@ -178,6 +182,7 @@ export async function createTestApp(
     kind: handle.kind,
     env,
     secretBox,
+    jobs,
     clock,
     logLines,
     request,

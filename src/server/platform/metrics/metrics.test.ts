@@ -38,6 +38,7 @@ describe("GET /metrics", () => {
     const withoutToken = createApp({
       db: t.db,
       readDb: t.readDb,
+      jobs: t.jobs,
       dbKind: t.kind,
       env,
       logger: createLogger("silent"),

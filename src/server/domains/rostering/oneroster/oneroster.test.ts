@@ -700,6 +700,7 @@ describe("access", () => {
           auth,
           secretBox: t.secretBox,
           storage: t.storage,
+          jobs: t.jobs,
         },
         { rateLimit: { limit: 3, windowMs: 60_000 } },
       ),

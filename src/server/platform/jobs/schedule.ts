@@ -1,0 +1,98 @@
+import { addDays, localDateOf } from "../../../shared/time-zone";
+
+/** How often a scheduled job runs: at a fixed interval (from the epoch), or once a day at a local time. */
+export type JobSchedule = { everyMs: number } | { dailyAt: string; timeZone: string };
+
+/** One period's run: the key that makes it once per period, and when it is due. */
+export interface Occurrence {
+  key: string;
+  at: Date;
+}
+
+const TIME_OF_DAY = /^([01]\d|2[0-3]):([0-5]\d)$/;
+const wallClockFormatters = new Map<string, Intl.DateTimeFormat>();
+
+export function assertValidSchedule(schedule: JobSchedule): void {
+  if ("everyMs" in schedule) {
+    if (!Number.isInteger(schedule.everyMs) || schedule.everyMs < 1000)
+      throw new Error("A job's interval must be a whole number of milliseconds, at least one second");
+    return;
+  }
+  if (!TIME_OF_DAY.test(schedule.dailyAt))
+    throw new Error(`"${schedule.dailyAt}" is not a time of day (HH:MM)`);
+  localDateOf(new Date(), schedule.timeZone); // throws a RangeError for an unknown timezone
+}
+
+/** The most recent run due at or before `now`: what a runner makes sure exists. */
+export function latestOccurrence(schedule: JobSchedule, now: Date): Occurrence {
+  if ("everyMs" in schedule) {
+    const at = new Date(Math.floor(now.getTime() / schedule.everyMs) * schedule.everyMs);
+    return { key: at.toISOString(), at };
+  }
+  let date = localDateOf(now, schedule.timeZone);
+  let at = localInstant(date, schedule.dailyAt, schedule.timeZone);
+  if (at > now) {
+    date = addDays(date, -1);
+    at = localInstant(date, schedule.dailyAt, schedule.timeZone);
+  }
+  return { key: date, at };
+}
+
+/** When the run after the latest one is due. */
+export function nextOccurrenceAt(schedule: JobSchedule, now: Date): Date {
+  const latest = latestOccurrence(schedule, now);
+  if ("everyMs" in schedule) return new Date(latest.at.getTime() + schedule.everyMs);
+  return localInstant(addDays(latest.key, 1), schedule.dailyAt, schedule.timeZone);
+}
+
+export function describeSchedule(schedule: JobSchedule): string {
+  if ("dailyAt" in schedule) return `Daily at ${schedule.dailyAt} (${schedule.timeZone})`;
+  const minutes = schedule.everyMs / 60_000;
+  if (minutes >= 60 && minutes % 60 === 0)
+    return minutes === 60 ? "Every hour" : `Every ${minutes / 60} hours`;
+  if (Number.isInteger(minutes)) return minutes === 1 ? "Every minute" : `Every ${minutes} minutes`;
+  return `Every ${schedule.everyMs / 1000} seconds`;
+}
+
+/** The instant a `yyyy-MM-dd` date shows `HH:MM` on the clocks of a timezone. */
+function localInstant(date: string, time: string, timeZone: string): Date {
+  const asUtc = Date.UTC(
+    Number(date.slice(0, 4)),
+    Number(date.slice(5, 7)) - 1,
+    Number(date.slice(8, 10)),
+    Number(time.slice(0, 2)),
+    Number(time.slice(3, 5)),
+  );
+  // The offset at the guess, then again at the result: right on both sides of a DST change. A
+  // time that a change skips (02:30 on a spring-forward night) lands an hour later.
+  const first = asUtc - offsetMs(new Date(asUtc), timeZone);
+  return new Date(asUtc - offsetMs(new Date(first), timeZone));
+}
+
+/** How far a timezone's clocks are ahead of UTC at an instant. */
+function offsetMs(instant: Date, timeZone: string): number {
+  let formatter = wallClockFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    wallClockFormatters.set(timeZone, formatter);
+  }
+  const parts = Object.fromEntries(formatter.formatToParts(instant).map((part) => [part.type, part.value]));
+  const wallClock = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
+  return wallClock - Math.floor(instant.getTime() / 1000) * 1000;
+}
