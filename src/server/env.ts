@@ -55,6 +55,13 @@ const envSchema = z
     INGEST_MAX_AUTO_XP_PER_DAY: z.coerce.number().positive().default(DEFAULT_INGEST_LIMITS.maxAutoXpPerDay),
     INGEST_MAX_PAST_DAYS: z.coerce.number().int().positive().default(DEFAULT_INGEST_LIMITS.maxPastDays),
     INGEST_MAX_FUTURE_MINUTES: z.coerce.number().int().min(0).default(DEFAULT_INGEST_LIMITS.maxFutureMinutes),
+    BACKUP_KEEP: z.coerce.number().int().min(0).default(14),
+    BACKUP_HOUR: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(23, "BACKUP_HOUR is an hour of the day, 0 to 23")
+      .default(2),
   })
   .transform(({ SEED_DEMO, ...env }) => ({
     ...env,

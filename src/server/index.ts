@@ -10,6 +10,8 @@ import { readEnv } from "./env";
 import { keepServingOnUncaughtErrors } from "./lib/last-resort";
 import { createLogger } from "./lib/logger";
 import { createSecretBox } from "./lib/secret-box";
+import { type ControlChannel, serveControlChannel } from "./platform/backup/control";
+import { runNightlyBackup } from "./platform/backup/nightly";
 import { isDatabaseEmpty, seedDemoSchool } from "./seed/demo-school";
 import { refuseDemoAccountsInProduction, resolveSecretKey } from "./startup-checks";
 
@@ -46,6 +48,15 @@ async function main() {
     await seedDemoSchool(database.db);
   }
   await refuseDemoAccountsInProduction(database.db, env);
+  // `npm run backup` beside this server asks it for the backup: the server holds the database.
+  // Without the channel (a path too long for a socket, a read-only folder) the server still serves.
+  const control: ControlChannel | null =
+    database.kind === "pglite"
+      ? await serveControlChannel(database, env.DATA_DIR, logger).catch((error) => {
+          logger.warn("backups beside this server are unavailable", { error: String(error) });
+          return null;
+        })
+      : null;
 
   const auth = createAuthService(database.db, authSettingsFromEnv(env));
   const app = createApp({
@@ -63,6 +74,13 @@ async function main() {
     await runDailyRetention(database.db, () => new Date(), logger).catch((error) =>
       logger.warn("retention run failed", { error: String(error) }),
     );
+    // Once a UTC day from BACKUP_HOUR on: the day's file tells whether it is written already.
+    await runNightlyBackup(
+      database,
+      new Date(),
+      { dataDir: env.DATA_DIR, hour: env.BACKUP_HOUR, keep: env.BACKUP_KEEP },
+      logger,
+    ).catch((error) => logger.error("nightly backup failed", { error: String(error) }));
     const maintenanceStarted = performance.now();
     try {
       if (await database.maintain())
@@ -89,6 +107,7 @@ async function main() {
     clearInterval(sweep);
     // Stop taking requests, let the ones in flight finish, then close the database cleanly.
     server.close(async () => {
+      await control?.close();
       await database.close();
       logger.info("stopped");
       process.exit(0);

@@ -12,6 +12,7 @@ import pg from "pg";
 import type { Env } from "../env";
 import type { Logger } from "../lib/logger";
 import { type LockOptions, lockDataDir } from "./data-dir-lock";
+import { copyDatabaseFiles } from "./data-dir-snapshot";
 import * as schema from "./schema";
 
 /** One type for both drivers: the app's code never knows which database it runs on. */
@@ -29,6 +30,12 @@ export interface DatabaseHandle {
    * now and then. Answers whether there was anything to do.
    */
   maintain(): Promise<boolean>;
+  /**
+   * The embedded database in a data directory only: copies its files into `target` (a folder
+   * that does not exist yet) while no query and no transaction runs, so the copy is consistent.
+   * Queries wait meanwhile and go on afterwards. PostgreSQL is backed up with its own tools.
+   */
+  copyDataDirTo(target: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -72,7 +79,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     mkdirSync(dataDir, { recursive: true });
     const lock = lockDataDir(dataDir, options.lock);
     try {
-      return wrapPglite(await PGlite.create({ dataDir }), lock.release);
+      return wrapPglite(await PGlite.create({ dataDir }), lock.release, dataDir);
     } catch (error) {
       lock.release();
       throw error;
@@ -81,7 +88,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return wrapPglite(options.pglite);
 }
 
-function wrapPglite(client: PGlite, unlock = () => {}): DatabaseHandle {
+function wrapPglite(client: PGlite, unlock = () => {}, dataDir?: string): DatabaseHandle {
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {
     db,
@@ -90,6 +97,16 @@ function wrapPglite(client: PGlite, unlock = () => {}): DatabaseHandle {
     maintain: async () => {
       await client.exec("vacuum (analyze)");
       return true;
+    },
+    async copyDataDirTo(target) {
+      if (!dataDir) throw new Error("this database is held in memory: it has no data directory to copy");
+      // Writes the changed pages to the files first, so the copy needs little recovery when opened.
+      await client.exec("checkpoint");
+      // A query inside a transaction holds only the query lock: taking both waits for the end of
+      // any transaction as well as of any query.
+      await client._runExclusiveTransaction(() =>
+        client._runExclusiveQuery(() => copyDatabaseFiles(dataDir, target)),
+      );
     },
     close: async () => {
       await client.close();
@@ -111,6 +128,9 @@ async function openPostgres(connectionString: string, poolSize: number): Promise
     db,
     kind: "postgres",
     maintain: async () => false,
+    copyDataDirTo: async () => {
+      throw new Error("a PostgreSQL database is backed up with pg_dump");
+    },
     async migrate() {
       const client = await pool.connect();
       try {
