@@ -28,7 +28,9 @@ async function main(): Promise<number> {
     return 2;
   }
   const file = path.resolve(target);
-  const database = await openDatabase(configuredDatabase(env, createLogger(env.LOG_LEVEL), () => process.exit(1)));
+  const database = await openDatabase(
+    configuredDatabase(env, createLogger(env.LOG_LEVEL), () => process.exit(1)),
+  );
   // Written beside the target and renamed at the end: a failed export leaves no half script.
   const partial = `${file}.partial`;
   try {
