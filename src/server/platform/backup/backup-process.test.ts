@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -117,6 +117,10 @@ describe.skipIf(template.kind !== "pglite")("a backup of a live server under wri
     const seeded = await PGlite.create({ dataDir, loadDataDir: new Blob([readFileSync(template.dumpPath)]) });
     await seeded.close();
     const server = await startServer(dataDir);
+    // The control socket is its owner's alone.
+    const socket = path.join(dataDir, "control.sock");
+    expect(statSync(socket).isSocket()).toBe(true);
+    expect(statSync(socket).mode & 0o777).toBe(0o600);
 
     const acknowledged: { eventId: string; at: number }[] = [];
     const failures: string[] = [];
@@ -177,6 +181,7 @@ describe.skipIf(template.kind !== "pglite")("a backup of a live server under wri
         `${Math.round(pauseDuringBackup)} ms during the backup, ${Math.round(pauseBeforeBackup)} ms before; ${backup.stdout.trim()}`,
     );
     expect(await stopServer(server.child)).toBe(0);
+    expect(existsSync(socket)).toBe(false);
     expect(server.output()).toContain('"msg":"backup written on request"');
     // The server wrote it inside DATA_DIR, and the command took it away.
     expect(readdirSync(path.join(dataDir, "backups"))).toEqual([]);
