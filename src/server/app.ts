@@ -22,8 +22,8 @@ import { guardStateChangingRequests } from "./lib/request-guard";
 import { requestLog } from "./lib/request-log";
 import { securityHeaders } from "./lib/security-headers";
 import { rejectUnstorableUrlText } from "./lib/validation";
-import { httpMetrics, metricsHandler } from "./platform/metrics/http";
 import { jobAdminRoutes } from "./platform/jobs/routes";
+import { httpMetrics, metricsHandler } from "./platform/metrics/http";
 import { webRoutes } from "./web";
 
 const MAX_BODY_BYTES = 1024 * 1024;

@@ -74,6 +74,18 @@ describe("readEnv", () => {
     expect(() => readEnv({ METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
   });
 
+  it("has the nightly backup's settings: 14 kept from 02:00 UTC, 0 for none, an hour of the day", () => {
+    expect(readEnv({})).toMatchObject({ BACKUP_KEEP: 14, BACKUP_HOUR: 2 });
+    expect(readEnv({ BACKUP_KEEP: "0", BACKUP_HOUR: "23" })).toMatchObject({
+      BACKUP_KEEP: 0,
+      BACKUP_HOUR: 23,
+    });
+    expect(() => readEnv({ BACKUP_HOUR: "24" })).toThrow(
+      /BACKUP_HOUR: BACKUP_HOUR is an hour of the day, 0 to 23/,
+    );
+    expect(() => readEnv({ BACKUP_KEEP: "-1" })).toThrow(/BACKUP_KEEP:/);
+  });
+
   it("fails fast with a readable message", () => {
     expect(() => readEnv({ PORT: "eighty", DATABASE_URL: "mysql://x" })).toThrow(
       /Invalid environment configuration:\n {2}PORT: .+\n {2}DATABASE_URL: DATABASE_URL must start with postgres/,

@@ -75,6 +75,13 @@ const envSchema = z
     STORAGE_S3_FORCE_PATH_STYLE: booleanFlag(false),
     // Unset, GET /metrics does not exist.
     METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
+    BACKUP_KEEP: z.coerce.number().int().min(0).default(14),
+    BACKUP_HOUR: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(23, "BACKUP_HOUR is an hour of the day, 0 to 23")
+      .default(2),
   })
   .refine((env) => env.DATABASE_URL || (!env.DATABASE_DIRECT_URL && !env.DATABASE_READ_URL), {
     message: "DATABASE_DIRECT_URL and DATABASE_READ_URL need DATABASE_URL",

@@ -9,6 +9,7 @@ import { readEnv } from "./env";
 import { keepServingOnUncaughtErrors } from "./lib/last-resort";
 import { createLogger } from "./lib/logger";
 import { createSecretBox } from "./lib/secret-box";
+import { type ControlChannel, serveControlChannel } from "./platform/backup/control";
 import { registerGauge } from "./platform/metrics/metrics";
 import { fileStorageFromEnv } from "./platform/storage";
 import { isDatabaseEmpty, seedDemoSchool } from "./seed/demo-school";
@@ -48,9 +49,23 @@ async function main() {
     await seedDemoSchool(database.db);
   }
   await refuseDemoAccountsInProduction(database.db, env);
+  // `npm run backup` beside this server asks it for the backup: the server holds the database.
+  // Without the channel (a path too long for a socket, a read-only folder) the server still serves.
+  const control: ControlChannel | null =
+    database.kind === "pglite"
+      ? await serveControlChannel(database, env.DATA_DIR, logger).catch((error) => {
+          logger.warn("backups beside this server are unavailable", { error: String(error) });
+          return null;
+        })
+      : null;
 
   const auth = createAuthService(database.db, authSettingsFromEnv(env));
-  const jobs = createServerJobRunner({ database, auth, logger });
+  const jobs = createServerJobRunner({
+    database,
+    auth,
+    logger,
+    nightlyBackup: { dataDir: env.DATA_DIR, hour: env.BACKUP_HOUR, keep: env.BACKUP_KEEP },
+  });
   for (const state of ["queued", "running", "failed"] as const) {
     registerGauge(`dash_jobs_${state}`, `Background jobs ${state}`, async () => (await jobs.depth())[state]);
   }
@@ -87,6 +102,7 @@ async function main() {
     const jobsStopped = jobs.stop();
     server.close(async () => {
       await jobsStopped;
+      await control?.close();
       await database.close();
       logger.info("stopped");
       process.exit(0);

@@ -2,6 +2,7 @@ import type { DatabaseHandle } from "./db/client";
 import type { AuthService } from "./domains/auth/service";
 import { runDailyRetention } from "./domains/privacy/retention";
 import type { Logger } from "./lib/logger";
+import { type NightlyBackupSettings, runNightlyBackup } from "./platform/backup/nightly";
 import { createJobRunner, type JobRunner, pruneSucceededJobs } from "./platform/jobs/runner";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -10,8 +11,10 @@ const DAY_MS = 24 * HOUR_MS;
 const SUCCEEDED_JOBS_KEPT_DAYS = 14;
 
 interface ServerJobDeps {
-  database: Pick<DatabaseHandle, "db" | "kind" | "maintain">;
+  database: DatabaseHandle;
   auth: AuthService;
+  /** Where and when the embedded database's nightly backup is written; none without. */
+  nightlyBackup?: NightlyBackupSettings;
   logger: Logger;
   now?: () => Date;
 }
@@ -21,6 +24,7 @@ export function createServerJobRunner({
   database,
   auth,
   logger,
+  nightlyBackup,
   now = () => new Date(),
 }: ServerJobDeps): JobRunner {
   const { db } = database;
@@ -67,6 +71,20 @@ export function createServerJobRunner({
       },
     });
     runner.schedule("database.maintain", { everyMs: HOUR_MS });
+  }
+
+  // A PostgreSQL database is backed up with its own tools (pg_dump, base backups).
+  if (database.kind === "pglite" && nightlyBackup && nightlyBackup.keep > 0) {
+    runner.define("backups.nightly", {
+      description: `Writes the day's backup into DATA_DIR/backups and keeps the newest ${nightlyBackup.keep}.`,
+      timeoutMs: HOUR_MS,
+      maxAttempts: 3,
+      handler: async () => {
+        await runNightlyBackup(database, now(), nightlyBackup, logger);
+      },
+    });
+    const hour = String(nightlyBackup.hour).padStart(2, "0");
+    runner.schedule("backups.nightly", { dailyAt: `${hour}:00`, timeZone: "UTC" });
   }
   return runner;
 }

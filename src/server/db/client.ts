@@ -13,6 +13,7 @@ import type { Env } from "../env";
 import type { Logger } from "../lib/logger";
 import { databaseQueryDuration } from "../platform/metrics/metrics";
 import { type LockOptions, lockDataDir } from "./data-dir-lock";
+import { copyDatabaseFiles } from "./data-dir-snapshot";
 import * as schema from "./schema";
 
 /** One type for both drivers: the app's code never knows which database it runs on. */
@@ -42,6 +43,12 @@ export interface DatabaseHandle {
    * now and then. Answers whether there was anything to do.
    */
   maintain(): Promise<boolean>;
+  /**
+   * The embedded database in a data directory only: copies its files into `target` (a folder
+   * that does not exist yet) while no query and no transaction runs, so the copy is consistent.
+   * Queries wait meanwhile and go on afterwards. PostgreSQL is backed up with its own tools.
+   */
+  copyDataDirTo(target: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -91,7 +98,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     mkdirSync(dataDir, { recursive: true });
     const lock = lockDataDir(dataDir, options.lock);
     try {
-      return wrapPglite(await PGlite.create({ dataDir }), lock.release);
+      return wrapPglite(await PGlite.create({ dataDir }), lock.release, dataDir);
     } catch (error) {
       lock.release();
       throw error;
@@ -100,7 +107,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return wrapPglite(options.pglite);
 }
 
-function wrapPglite(client: PGlite, unlock = () => {}): DatabaseHandle {
+function wrapPglite(client: PGlite, unlock = () => {}, dataDir?: string): DatabaseHandle {
   timePgliteQueries(client);
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {
@@ -112,6 +119,16 @@ function wrapPglite(client: PGlite, unlock = () => {}): DatabaseHandle {
     maintain: async () => {
       await client.exec("vacuum (analyze)");
       return true;
+    },
+    async copyDataDirTo(target) {
+      if (!dataDir) throw new Error("this database is held in memory: it has no data directory to copy");
+      // Writes the changed pages to the files first, so the copy needs little recovery when opened.
+      await client.exec("checkpoint");
+      // A query inside a transaction holds only the query lock: taking both waits for the end of
+      // any transaction as well as of any query.
+      await client._runExclusiveTransaction(() =>
+        client._runExclusiveQuery(() => copyDatabaseFiles(dataDir, target)),
+      );
     },
     close: async () => {
       await client.close();
@@ -147,6 +164,9 @@ async function openPostgres(options: {
     kind: "postgres",
     connectDirect,
     maintain: async () => false,
+    copyDataDirTo: async () => {
+      throw new Error("a PostgreSQL database is backed up with pg_dump");
+    },
     async migrate() {
       // The lock belongs to a transaction kept open on a connection of its own while a second
       // one migrates: it ends with that transaction whatever lies between Dash and the server,

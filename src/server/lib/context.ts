@@ -4,8 +4,8 @@ import type { DashRole } from "../../shared/roles";
 import type { Database, DatabaseKind } from "../db/client";
 import type { AuthService, SignedInSession } from "../domains/auth/service";
 import type { Env } from "../env";
-import type { FileStorage } from "../platform/storage";
 import type { JobRunner } from "../platform/jobs/runner";
+import type { FileStorage } from "../platform/storage";
 import type { Logger } from "./logger";
 import type { SecretBox } from "./secret-box";
 
