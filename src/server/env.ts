@@ -20,6 +20,9 @@ const envSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must start with postgres:// or postgresql://")
       .optional(),
+    // The embedded database's own thread lets it and the HTTP work use two cores; `main` keeps it
+    // on the server's thread (see docs/decisions/013-embedded-database-in-a-worker-thread.md).
+    EMBEDDED_DATABASE_THREAD: z.enum(["worker", "main"]).default("worker"),
     // Unset, it follows NODE_ENV: a production server seeds the demo school only when asked to.
     SEED_DEMO: optionalFlag,
     DASH_SECRET_KEY: z

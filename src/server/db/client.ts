@@ -12,6 +12,8 @@ import pg from "pg";
 import type { Env } from "../env";
 import type { Logger } from "../lib/logger";
 import { type LockOptions, lockDataDir } from "./data-dir-lock";
+import { PgliteWorkerProxy } from "./pglite-proxy";
+import type { DumpCompression } from "./pglite-worker";
 import * as schema from "./schema";
 
 /** One type for both drivers: the app's code never knows which database it runs on. */
@@ -29,6 +31,11 @@ export interface DatabaseHandle {
    * now and then. Answers whether there was anything to do.
    */
   maintain(): Promise<boolean>;
+  /**
+   * The embedded database's data directory as a tarball, taken while it keeps answering (a
+   * transaction in progress finishes first). PostgreSQL is backed up with `pg_dump` instead.
+   */
+  dumpDataDir(compression?: DumpCompression): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -39,29 +46,36 @@ const MIGRATION_LOCK_ID = 4_242_001;
 
 export type DatabaseOptions =
   | { databaseUrl: string; poolSize?: number }
-  | { dataDir: string; lock?: LockOptions }
+  | {
+      dataDir: string;
+      lock?: LockOptions;
+      /** `worker` (the default) runs PGlite in a thread of its own; `main` on the caller's. */
+      thread?: "worker" | "main";
+      /** Told when the database's thread crashed or hung; every query then fails. */
+      onFailure?: (message: string) => void;
+    }
   | { pglite: PGlite };
 
 /**
  * The database the configuration names, for the server and the command-line tools alike: a
- * lock left behind is taken over with a warning, and losing the lock while running is an error
- * after which `onLockLost` must stop all writing.
+ * lock left behind is taken over with a warning; losing the lock while running, or the embedded
+ * database's thread, is an error after which `onFatal` must stop the process.
  */
 export function configuredDatabase(
-  env: Pick<Env, "DATABASE_URL" | "DATA_DIR">,
+  env: Pick<Env, "DATABASE_URL" | "DATA_DIR" | "EMBEDDED_DATABASE_THREAD">,
   logger: Logger,
-  onLockLost: () => void,
+  onFatal: () => void,
 ): DatabaseOptions {
   if (env.DATABASE_URL) return { databaseUrl: env.DATABASE_URL };
+  const fatal = (message: string) => {
+    logger.error(message);
+    onFatal();
+  };
   return {
     dataDir: env.DATA_DIR,
-    lock: {
-      onTakeover: (message) => logger.warn(message),
-      onLost: (message) => {
-        logger.error(message);
-        onLockLost();
-      },
-    },
+    thread: env.EMBEDDED_DATABASE_THREAD,
+    lock: { onTakeover: (message) => logger.warn(message), onLost: fatal },
+    onFailure: fatal,
   };
 }
 
@@ -72,7 +86,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     mkdirSync(dataDir, { recursive: true });
     const lock = lockDataDir(dataDir, options.lock);
     try {
-      return wrapPglite(await PGlite.create({ dataDir }), lock.release);
+      const client =
+        options.thread === "main"
+          ? await PGlite.create({ dataDir })
+          : await PgliteWorkerProxy.start(dataDir, {
+              onFailure: (error) => options.onFailure?.(error.message),
+            });
+      return wrapPglite(client, lock.release);
     } catch (error) {
       lock.release();
       throw error;
@@ -81,19 +101,26 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return wrapPglite(options.pglite);
 }
 
-function wrapPglite(client: PGlite, unlock = () => {}): DatabaseHandle {
-  const db = drizzlePglite(client, { schema }) as unknown as Database;
+/** PGlite on this thread, or in its own thread behind the part of PGlite's interface drizzle uses. */
+function wrapPglite(client: PGlite | PgliteWorkerProxy, unlock = () => {}): DatabaseHandle {
+  // Drizzle calls only `query`, `exec` and `transaction`, which the proxy answers as PGlite does.
+  const pglite = client as PGlite;
+  const db = drizzlePglite(pglite, { schema }) as unknown as Database;
   return {
     db,
     kind: "pglite",
-    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    migrate: () => migratePglite(drizzlePglite(pglite), { migrationsFolder }),
     maintain: async () => {
       await client.exec("vacuum (analyze)");
       return true;
     },
+    dumpDataDir: (compression) => client.dumpDataDir(compression),
     close: async () => {
-      await client.close();
-      unlock();
+      try {
+        await client.close();
+      } finally {
+        unlock();
+      }
     },
   };
 }
@@ -111,6 +138,8 @@ async function openPostgres(connectionString: string, poolSize: number): Promise
     db,
     kind: "postgres",
     maintain: async () => false,
+    dumpDataDir: () =>
+      Promise.reject(new Error("a database on a PostgreSQL server is backed up with pg_dump, not by Dash")),
     async migrate() {
       const client = await pool.connect();
       try {
