@@ -203,7 +203,7 @@ export class PgliteWorkerProxy implements ProxyTransaction {
 
   /** The data directory as a tarball, written while the database keeps answering. */
   async dumpDataDir(compression?: DumpCompression): Promise<Blob> {
-    return new Blob([(await this.call("dumpDataDir", compression)) as Uint8Array<ArrayBuffer>]);
+    return new Blob([await this.call("dumpDataDir", compression)]);
   }
 
   /** Closes the database and ends the worker; a worker that already failed is just ended. */

@@ -17,7 +17,7 @@ export interface WorkerOptions {
 
 /** PGlite's operations the main thread may call by name, with arguments and results cloned. */
 export interface WorkerOperations {
-  dumpDataDir(compression?: DumpCompression): Promise<Uint8Array>;
+  dumpDataDir(compression?: DumpCompression): Promise<Uint8Array<ArrayBuffer>>;
 }
 
 export type WorkerRequest = { id: number } & (
