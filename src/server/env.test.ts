@@ -86,6 +86,12 @@ describe("readEnv", () => {
     expect(() => readEnv({ BACKUP_KEEP: "-1" })).toThrow(/BACKUP_KEEP:/);
   });
 
+  it("runs the embedded database in its own thread unless told to keep it on the server's", () => {
+    expect(readEnv({}).EMBEDDED_DATABASE_THREAD).toBe("worker");
+    expect(readEnv({ EMBEDDED_DATABASE_THREAD: "main" }).EMBEDDED_DATABASE_THREAD).toBe("main");
+    expect(() => readEnv({ EMBEDDED_DATABASE_THREAD: "both" })).toThrow(/EMBEDDED_DATABASE_THREAD/);
+  });
+
   it("fails fast with a readable message", () => {
     expect(() => readEnv({ PORT: "eighty", DATABASE_URL: "mysql://x" })).toThrow(
       /Invalid environment configuration:\n {2}PORT: .+\n {2}DATABASE_URL: DATABASE_URL must start with postgres/,

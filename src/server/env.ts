@@ -25,6 +25,9 @@ const envSchema = z
     DATABASE_DIRECT_URL: postgresUrl("DATABASE_DIRECT_URL").optional(),
     // A streaming replica for reads that tolerate a second of lag (learning metrics, the heatmap).
     DATABASE_READ_URL: postgresUrl("DATABASE_READ_URL").optional(),
+    // The embedded database's own thread lets it and the HTTP work use two cores; `main` keeps it
+    // on the server's thread (see docs/decisions/013-embedded-database-in-a-worker-thread.md).
+    EMBEDDED_DATABASE_THREAD: z.enum(["worker", "main"]).default("worker"),
     // Unset, it follows NODE_ENV: a production server seeds the demo school only when asked to.
     SEED_DEMO: optionalFlag,
     DASH_SECRET_KEY: z

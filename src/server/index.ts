@@ -41,7 +41,8 @@ async function main() {
     !process.argv.includes("--api-only") && (await ensureWebBuild(projectRoot, distDir, logger));
   const webRoot = hasWebApp ? distDir : undefined;
 
-  // Another process now writes to the embedded database: stop at once, without closing it.
+  // Another process now writes to the embedded database, or its thread crashed or hung: stop at
+  // once, without closing it.
   const database = await openDatabase(configuredDatabase(env, logger, () => process.exit(1)));
   await database.migrate();
   if (env.SEED_DEMO && (await isDatabaseEmpty(database.db))) {

@@ -13,7 +13,8 @@ import type { Env } from "../env";
 import type { Logger } from "../lib/logger";
 import { databaseQueryDuration } from "../platform/metrics/metrics";
 import { type LockOptions, lockDataDir } from "./data-dir-lock";
-import { copyDatabaseFiles } from "./data-dir-snapshot";
+import { copyDatabaseFiles, NOT_DATABASE_FILES } from "./data-dir-snapshot";
+import { PgliteWorkerProxy } from "./pglite-proxy";
 import * as schema from "./schema";
 
 /** One type for both drivers: the app's code never knows which database it runs on. */
@@ -59,18 +60,28 @@ export const MIGRATION_LOCK_ID = 4_242_001;
 
 export type DatabaseOptions =
   | { databaseUrl: string; directUrl?: string; readUrl?: string; poolSize?: number }
-  | { dataDir: string; lock?: LockOptions }
+  | {
+      dataDir: string;
+      lock?: LockOptions;
+      /** `worker` (the default) runs PGlite in a thread of its own; `main` on the caller's. */
+      thread?: "worker" | "main";
+      /** Told when the database's thread crashed or hung; every query then fails. */
+      onFailure?: (message: string) => void;
+    }
   | { pglite: PGlite };
 
 /**
  * The database the configuration names, for the server and the command-line tools alike: a
- * lock left behind is taken over with a warning, and losing the lock while running is an error
- * after which `onLockLost` must stop all writing.
+ * lock left behind is taken over with a warning; losing the lock while running, or the embedded
+ * database's thread, is an error after which `onFatal` must stop the process.
  */
 export function configuredDatabase(
-  env: Pick<Env, "DATABASE_URL" | "DATABASE_DIRECT_URL" | "DATABASE_READ_URL" | "DATA_DIR">,
+  env: Pick<
+    Env,
+    "DATABASE_URL" | "DATABASE_DIRECT_URL" | "DATABASE_READ_URL" | "DATA_DIR" | "EMBEDDED_DATABASE_THREAD"
+  >,
   logger: Logger,
-  onLockLost: () => void,
+  onFatal: () => void,
 ): DatabaseOptions {
   if (env.DATABASE_URL) {
     return {
@@ -79,15 +90,15 @@ export function configuredDatabase(
       readUrl: env.DATABASE_READ_URL,
     };
   }
+  const fatal = (message: string) => {
+    logger.error(message);
+    onFatal();
+  };
   return {
     dataDir: env.DATA_DIR,
-    lock: {
-      onTakeover: (message) => logger.warn(message),
-      onLost: (message) => {
-        logger.error(message);
-        onLockLost();
-      },
-    },
+    thread: env.EMBEDDED_DATABASE_THREAD,
+    lock: { onTakeover: (message) => logger.warn(message), onLost: fatal },
+    onFailure: fatal,
   };
 }
 
@@ -98,7 +109,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     mkdirSync(dataDir, { recursive: true });
     const lock = lockDataDir(dataDir, options.lock);
     try {
-      return wrapPglite(await PGlite.create({ dataDir }), lock.release, dataDir);
+      const client =
+        options.thread === "main"
+          ? await PGlite.create({ dataDir })
+          : await PgliteWorkerProxy.start(dataDir, {
+              onFailure: (error) => options.onFailure?.(error.message),
+            });
+      return wrapPglite(client, lock.release, dataDir);
     } catch (error) {
       lock.release();
       throw error;
@@ -107,21 +124,28 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return wrapPglite(options.pglite);
 }
 
-function wrapPglite(client: PGlite, unlock = () => {}, dataDir?: string): DatabaseHandle {
-  timePgliteQueries(client);
-  const db = drizzlePglite(client, { schema }) as unknown as Database;
+/** PGlite on this thread, or in its own thread behind the part of PGlite's interface drizzle uses. */
+function wrapPglite(client: PGlite | PgliteWorkerProxy, unlock = () => {}, dataDir?: string): DatabaseHandle {
+  // Drizzle calls only `query`, `exec` and `transaction`, which the proxy answers as PGlite does.
+  const pglite = client as PGlite;
+  timePgliteQueries(pglite);
+  const db = drizzlePglite(pglite, { schema }) as unknown as Database;
   return {
     db,
     readDb: db,
     kind: "pglite",
     connectDirect: null,
-    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    migrate: () => migratePglite(drizzlePglite(pglite), { migrationsFolder }),
     maintain: async () => {
       await client.exec("vacuum (analyze)");
       return true;
     },
     async copyDataDirTo(target) {
       if (!dataDir) throw new Error("this database is held in memory: it has no data directory to copy");
+      if (client instanceof PgliteWorkerProxy) {
+        await client.call("copyDataDirTo", target, [...NOT_DATABASE_FILES]);
+        return;
+      }
       // Writes the changed pages to the files first, so the copy needs little recovery when opened.
       await client.exec("checkpoint");
       // A query inside a transaction holds only the query lock: taking both waits for the end of
@@ -131,8 +155,11 @@ function wrapPglite(client: PGlite, unlock = () => {}, dataDir?: string): Databa
       );
     },
     close: async () => {
-      await client.close();
-      unlock();
+      try {
+        await client.close();
+      } finally {
+        unlock();
+      }
     },
   };
 }

@@ -1,5 +1,4 @@
-import { cp, mkdir, readdir } from "node:fs/promises";
-import path from "node:path";
+import { copyFilesExcept } from "./copy-files";
 import { LOCK_FILE_NAME } from "./data-dir-lock";
 
 /**
@@ -8,7 +7,7 @@ import { LOCK_FILE_NAME } from "./data-dir-lock";
  */
 export const CONTROL_SOCKET_NAME = "control.sock";
 export const BACKUPS_DIR_NAME = "backups";
-const NOT_DATABASE_FILES = new Set([
+export const NOT_DATABASE_FILES: ReadonlySet<string> = new Set([
   LOCK_FILE_NAME,
   `${LOCK_FILE_NAME}.takeover`,
   CONTROL_SOCKET_NAME,
@@ -25,14 +24,5 @@ const NOT_DATABASE_FILES = new Set([
  * that moment, with every committed transaction in it.
  */
 export async function copyDatabaseFiles(dataDir: string, target: string): Promise<void> {
-  await mkdir(target, { mode: 0o700 });
-  // Entry by entry: the target may sit inside the data directory's own backups folder.
-  for (const name of await readdir(dataDir)) {
-    if (NOT_DATABASE_FILES.has(name)) continue;
-    await cp(path.join(dataDir, name), path.join(target, name), {
-      recursive: true,
-      errorOnExist: true,
-      force: false,
-    });
-  }
+  await copyFilesExcept(dataDir, target, NOT_DATABASE_FILES);
 }
