@@ -22,6 +22,7 @@ import { guardStateChangingRequests } from "./lib/request-guard";
 import { requestLog } from "./lib/request-log";
 import { securityHeaders } from "./lib/security-headers";
 import { rejectUnstorableUrlText } from "./lib/validation";
+import { liveRoutes } from "./platform/live/routes";
 import { webRoutes } from "./web";
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -102,6 +103,7 @@ export function createApp(deps: AppDeps) {
     .route("/ingest", ingestRoutes(deps))
     // Everything below needs a session: without one the answer is 401, even for unknown paths.
     .use("*", requireSession)
+    .route("/live", liveRoutes(deps))
     .route("/", rosteringRoutes(deps))
     .route("/", courseRoutes(deps))
     .route("/admin", rosterAdminRoutes(deps))

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { DEFAULT_INGEST_LIMITS } from "../shared/contracts/activity";
 import { DEMO_FIRST_SCHOOL_ID } from "./seed/demo-accounts";
@@ -55,10 +56,23 @@ const envSchema = z
     INGEST_MAX_AUTO_XP_PER_DAY: z.coerce.number().positive().default(DEFAULT_INGEST_LIMITS.maxAutoXpPerDay),
     INGEST_MAX_PAST_DAYS: z.coerce.number().int().positive().default(DEFAULT_INGEST_LIMITS.maxPastDays),
     INGEST_MAX_FUTURE_MINUTES: z.coerce.number().int().min(0).default(DEFAULT_INGEST_LIMITS.maxFutureMinutes),
+    // Unset, it follows the database: one process per core on PostgreSQL, one on the embedded one.
+    WORKERS: z.coerce.number().int().min(1).max(256).optional(),
   })
-  .transform(({ SEED_DEMO, ...env }) => ({
+  .superRefine((env, context) => {
+    if (env.WORKERS !== undefined && env.WORKERS > 1 && !env.DATABASE_URL) {
+      context.addIssue({
+        code: "custom",
+        path: ["WORKERS"],
+        message:
+          "more than one server process needs PostgreSQL (DATABASE_URL): the embedded database belongs to one process",
+      });
+    }
+  })
+  .transform(({ SEED_DEMO, WORKERS, ...env }) => ({
     ...env,
     SEED_DEMO: SEED_DEMO ?? env.NODE_ENV !== "production",
+    WORKERS: WORKERS ?? (env.DATABASE_URL ? availableParallelism() : 1),
   }));
 
 export type Env = z.output<typeof envSchema>;

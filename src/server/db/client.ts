@@ -1,14 +1,9 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { type SQL, sql } from "drizzle-orm";
-import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import pg from "pg";
 import type { Env } from "../env";
 import type { Logger } from "../lib/logger";
 import { type LockOptions, lockDataDir } from "./data-dir-lock";
@@ -65,6 +60,10 @@ export function configuredDatabase(
   };
 }
 
+/**
+ * Opens the database. Each driver is loaded only when used: loading one takes a good part of the
+ * start-up on a busy machine.
+ */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if ("databaseUrl" in options) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
   if ("dataDir" in options) {
@@ -72,7 +71,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     mkdirSync(dataDir, { recursive: true });
     const lock = lockDataDir(dataDir, options.lock);
     try {
-      return wrapPglite(await PGlite.create({ dataDir }), lock.release);
+      const { PGlite } = await import("@electric-sql/pglite");
+      return await wrapPglite(await PGlite.create({ dataDir }), lock.release);
     } catch (error) {
       lock.release();
       throw error;
@@ -81,12 +81,42 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return wrapPglite(options.pglite);
 }
 
-function wrapPglite(client: PGlite, unlock = () => {}): DatabaseHandle {
+/** The creation time of the newest migration, as drizzle records it once applied. */
+function newestMigrationTime(): number {
+  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, "meta", "_journal.json"), "utf8")) as {
+    entries: { when: number }[];
+  };
+  return Math.max(...journal.entries.map((entry) => entry.when));
+}
+
+/**
+ * Whether every migration is applied already: one small query, where the migrator reads and
+ * hashes every migration file and runs several statements. False when unsure.
+ */
+async function isMigrated(db: Database): Promise<boolean> {
+  try {
+    const [row] = await queryRows<{ newest: string | number | null }>(
+      db,
+      sql`select max(created_at) as newest from drizzle.__drizzle_migrations`,
+    );
+    return Number(row?.newest) === newestMigrationTime();
+  } catch {
+    return false;
+  }
+}
+
+async function wrapPglite(client: PGlite, unlock = () => {}): Promise<DatabaseHandle> {
+  const [{ drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import("drizzle-orm/pglite"),
+    import("drizzle-orm/pglite/migrator"),
+  ]);
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {
     db,
     kind: "pglite",
-    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    async migrate() {
+      if (!(await isMigrated(db))) await migratePglite(drizzlePglite(client), { migrationsFolder });
+    },
     maintain: async () => {
       await client.exec("vacuum (analyze)");
       return true;
@@ -99,6 +129,11 @@ function wrapPglite(client: PGlite, unlock = () => {}): DatabaseHandle {
 }
 
 async function openPostgres(connectionString: string, poolSize: number): Promise<DatabaseHandle> {
+  const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+    import("pg"),
+    import("drizzle-orm/node-postgres"),
+    import("drizzle-orm/node-postgres/migrator"),
+  ]);
   const pool = new pg.Pool({ connectionString, max: poolSize });
   // An idle connection the server ended (a restart, a dropped database) must not crash the
   // process: the pool has already discarded it and opens a new one for the next query.
@@ -112,6 +147,7 @@ async function openPostgres(connectionString: string, poolSize: number): Promise
     kind: "postgres",
     maintain: async () => false,
     async migrate() {
+      if (await isMigrated(db)) return;
       const client = await pool.connect();
       try {
         await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);

@@ -4,4 +4,5 @@ export * from "../domains/auth/schema";
 export * from "../domains/oauth/schema";
 export * from "../domains/privacy/schema";
 export * from "../domains/rostering/schema";
+export { rateLimitWindows } from "../lib/rate-limit";
 export { appMeta } from "./meta";

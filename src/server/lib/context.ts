@@ -4,6 +4,8 @@ import type { DashRole } from "../../shared/roles";
 import type { Database, DatabaseKind } from "../db/client";
 import type { AuthService, SignedInSession } from "../domains/auth/service";
 import type { Env } from "../env";
+import type { EventBus } from "../platform/events/bus";
+import type { LiveHub } from "../platform/live/hub";
 import type { Logger } from "./logger";
 import type { SecretBox } from "./secret-box";
 
@@ -14,6 +16,10 @@ export interface AppDeps {
   env: Env;
   logger: Logger;
   auth: AuthService;
+  /** Messages to every server process: cache invalidations, live updates. */
+  bus: EventBus;
+  /** The live update streams open in this process (`GET /api/live`). */
+  live: LiveHub;
   /** Encrypts the secrets Dash must read back, under DASH_SECRET_KEY. */
   secretBox: SecretBox;
   /** The folder of the built SPA; without it only the API is served. */

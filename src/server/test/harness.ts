@@ -10,6 +10,8 @@ import { readEnv } from "../env";
 import { SESSION_COOKIE } from "../lib/auth";
 import { createLogger } from "../lib/logger";
 import { createSecretBox } from "../lib/secret-box";
+import { createLocalBus } from "../platform/events/bus";
+import { createLiveHub } from "../platform/live/hub";
 import { DEMO_PASSWORD } from "../seed/demo-accounts";
 import { withDatabase } from "./global-setup";
 
@@ -74,7 +76,9 @@ export async function createTestApp(options: { env?: Record<string, string>; web
   const clock = createTestClock();
   const logLines: string[] = [];
   const logger = createLogger(env.LOG_LEVEL, (_level, line) => logLines.push(line));
-  const auth = createAuthService(handle.db, authSettingsFromEnv(env), clock.now);
+  const bus = createLocalBus(logger);
+  const auth = createAuthService(handle.db, authSettingsFromEnv(env), bus, clock.now);
+  const live = createLiveHub({ bus, auth, logger });
   const secretBox = createSecretBox(randomBytes(32).toString("base64url"));
   const app = createApp({
     db: handle.db,
@@ -82,6 +86,8 @@ export async function createTestApp(options: { env?: Record<string, string>; web
     env,
     logger,
     auth,
+    bus,
+    live,
     secretBox,
     webRoot: options.webRoot,
   });
@@ -121,6 +127,8 @@ export async function createTestApp(options: { env?: Record<string, string>; web
     db: handle.db,
     kind: handle.kind,
     env,
+    bus,
+    live,
     secretBox,
     clock,
     logLines,

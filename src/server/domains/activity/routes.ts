@@ -33,8 +33,9 @@ import { appFreshness, schoolSummaries, studentSummaries, summariesOf } from "./
 import { awardManualXp, MAX_HEATMAP_DAYS, xpDay, xpHeatmap, xpHistory } from "./xp";
 
 /** Learning apps post activity here with their API key (no session). */
-export function ingestRoutes({ db, auth, env }: AppDeps) {
+export function ingestRoutes({ db, auth, env, live }: AppDeps) {
   const limits = ingestLimitsFromEnv(env);
+  const tellStudents = (studentIds: string[]) => live.publish("home-changed", studentIds);
   return new Hono<AppEnv & { Variables: { appId: string } }>()
     .use("*", async (c, next) => {
       const key = await authenticateAppKey(db, c.req.header("authorization"), auth.now());
@@ -49,13 +50,21 @@ export function ingestRoutes({ db, auth, env }: AppDeps) {
         events.map((fact) => ({ fact })),
         auth.now(),
         limits,
+        tellStudents,
       );
       return c.json(result);
     })
     .post("/caliper", async (c) => {
       const envelope = await readJsonBody(c, caliperEnvelopeSchema, { checkEachItem: true });
       return c.json(
-        await ingestActivity(db, c.get("appId"), envelope.data.map(readCaliperEvent), auth.now(), limits),
+        await ingestActivity(
+          db,
+          c.get("appId"),
+          envelope.data.map(readCaliperEvent),
+          auth.now(),
+          limits,
+          tellStudents,
+        ),
       );
     });
 }
@@ -83,7 +92,7 @@ function idParam(c: Context, name: keyof typeof NOT_FOUND_MESSAGES): string {
 
 const REVIEWERS = ["administrator", "teacher"] as const;
 
-export function activityRoutes({ db, auth }: AppDeps) {
+export function activityRoutes({ db, auth, live }: AppDeps) {
   const forbidden = () => new AppError("forbidden", "You do not have access to this student");
   const summariesInReach = (actor: Actor) => {
     const reach = studentIdsInReach(actor);
@@ -165,6 +174,7 @@ export function activityRoutes({ db, auth }: AppDeps) {
         const input = await readJsonBody(c, manualXpRequestSchema);
         if (!(await canSeeStudent(db, actor, input.studentId))) throw forbidden();
         const { entry, isReplay } = await awardManualXp(db, actor, input, auth.now());
+        if (!isReplay) await live.publish("home-changed", [input.studentId]);
         return c.json({ success: true, data: entry, isReplay }, isReplay ? 200 : 201);
       })
       .get("/xp/held", async (c) => {
@@ -176,6 +186,7 @@ export function activityRoutes({ db, auth }: AppDeps) {
         const actor = requireActiveRole(c, REVIEWERS, "review events held for review");
         const { note } = await readJsonBody(c, approveHeldEventSchema);
         const { event, isReplay } = await approveHeldEvent(db, actor, idParam(c, "heldId"), note, auth.now());
+        if (!isReplay) await live.publish("home-changed", [event.studentId]);
         return c.json({ success: true, data: event, isReplay });
       })
       .post("/xp/held/:heldId/dismiss", async (c) => {
