@@ -23,6 +23,7 @@ import { requestLog } from "./lib/request-log";
 import { securityHeaders } from "./lib/security-headers";
 import { rejectUnstorableUrlText } from "./lib/validation";
 import { jobAdminRoutes } from "./platform/jobs/routes";
+import { liveRoutes } from "./platform/live/routes";
 import { httpMetrics, metricsHandler } from "./platform/metrics/http";
 import { webRoutes } from "./web";
 
@@ -105,6 +106,7 @@ export function createApp(deps: AppDeps) {
     .route("/ingest", ingestRoutes(deps))
     // Everything below needs a session: without one the answer is 401, even for unknown paths.
     .use("*", requireSession)
+    .route("/live", liveRoutes(deps))
     .route("/", rosteringRoutes(deps))
     .route("/", courseRoutes(deps))
     .route("/admin", rosterAdminRoutes(deps))

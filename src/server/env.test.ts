@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { readEnv } from "./env";
 
@@ -21,6 +22,17 @@ describe("readEnv", () => {
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.SEED_DEMO).toBe(false);
     expect(env.PORT).toBe(8080);
+  });
+
+  it("runs one process per core on PostgreSQL and refuses more than one on the embedded database", () => {
+    expect(readEnv({}).WORKERS).toBe(1);
+    expect(readEnv({ DATABASE_URL: "postgres://db/dash" }).WORKERS).toBe(availableParallelism());
+    expect(readEnv({ DATABASE_URL: "postgres://db/dash", WORKERS: "3" }).WORKERS).toBe(3);
+    expect(readEnv({ WORKERS: "1" }).WORKERS).toBe(1);
+    expect(() => readEnv({ WORKERS: "2" })).toThrow(
+      /WORKERS: more than one server process needs PostgreSQL \(DATABASE_URL\)/,
+    );
+    expect(() => readEnv({ DATABASE_URL: "postgres://db/dash", WORKERS: "0" })).toThrow(/WORKERS/);
   });
 
   it("has the ingestion limits, each configurable within sense", () => {

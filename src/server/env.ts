@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { DEFAULT_INGEST_LIMITS } from "../shared/contracts/activity";
 import { DEMO_FIRST_SCHOOL_ID } from "./seed/demo-accounts";
@@ -85,6 +86,8 @@ const envSchema = z
       .min(0)
       .max(23, "BACKUP_HOUR is an hour of the day, 0 to 23")
       .default(2),
+    // Unset, it follows the database: one process per core on PostgreSQL, one on the embedded one.
+    WORKERS: z.coerce.number().int().min(1).max(256).optional(),
   })
   .refine((env) => env.DATABASE_URL || (!env.DATABASE_DIRECT_URL && !env.DATABASE_READ_URL), {
     message: "DATABASE_DIRECT_URL and DATABASE_READ_URL need DATABASE_URL",
@@ -98,9 +101,20 @@ const envSchema = z
       message: "set both STORAGE_S3_ACCESS_KEY_ID and STORAGE_S3_SECRET_ACCESS_KEY, or neither",
     },
   )
-  .transform(({ SEED_DEMO, ...env }) => ({
+  .superRefine((env, context) => {
+    if (env.WORKERS !== undefined && env.WORKERS > 1 && !env.DATABASE_URL) {
+      context.addIssue({
+        code: "custom",
+        path: ["WORKERS"],
+        message:
+          "more than one server process needs PostgreSQL (DATABASE_URL): the embedded database belongs to one process",
+      });
+    }
+  })
+  .transform(({ SEED_DEMO, WORKERS, ...env }) => ({
     ...env,
     SEED_DEMO: SEED_DEMO ?? env.NODE_ENV !== "production",
+    WORKERS: WORKERS ?? (env.DATABASE_URL ? availableParallelism() : 1),
   }));
 
 export type Env = z.output<typeof envSchema>;

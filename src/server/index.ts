@@ -1,25 +1,27 @@
+import cluster, { type Worker } from "node:cluster";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { serve } from "@hono/node-server";
-import { createApp } from "./app";
 import { ensureWebBuild } from "./build-web";
-import { configuredDatabase, openDatabase } from "./db/client";
-import { authSettingsFromEnv, createAuthService } from "./domains/auth/service";
-import { readEnv } from "./env";
+import { type Env, readEnv } from "./env";
 import { keepServingOnUncaughtErrors } from "./lib/last-resort";
-import { createLogger } from "./lib/logger";
-import { createSecretBox } from "./lib/secret-box";
-import { type ControlChannel, serveControlChannel } from "./platform/backup/control";
-import { registerGauge } from "./platform/metrics/metrics";
-import { fileStorageFromEnv } from "./platform/storage";
-import { isDatabaseEmpty, seedDemoSchool } from "./seed/demo-school";
-import { createServerJobRunner } from "./server-jobs";
-import { refuseDemoAccountsInProduction, resolveSecretKey } from "./startup-checks";
+import { createLogger, type Logger } from "./lib/logger";
+import { createStepTimer, type StepTimer } from "./lib/step-timer";
+
+// The entry point imports little: the server's own modules (serve.ts) load while the database
+// opens, since each takes seconds on a busy machine and PGlite's start partly runs off the main
+// thread.
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const JOBS_START_DELAY_MS = 30_000;
+const distDir = path.join(projectRoot, "dist");
 const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
+const STOP_SIGNALS = Object.keys(SIGNAL_EXIT_CODES) as StopSignal[];
+/** `--api-only` (used by `npm run dev`, where Vite serves the pages) serves no web app. */
+const isApiOnly = process.argv.includes("--api-only");
+/** A server process that ended is replaced after this long, so one that fails at once cannot spin. */
+const REPLACE_WORKER_AFTER_MS = 1_000;
+/** How long the server processes get to finish their requests and stop before they are killed. */
+const STOP_WORKERS_WITHIN_MS = 10_000;
 
 /** Until the server listens, a signal ends the start-up at once (the exit releases the lock). */
 function stopDuringStartup(signal: StopSignal) {
@@ -27,95 +29,113 @@ function stopDuringStartup(signal: StopSignal) {
   process.exit(SIGNAL_EXIT_CODES[signal]);
 }
 
+function onStopSignals(handler: (signal: StopSignal) => void) {
+  for (const signal of STOP_SIGNALS) {
+    process.off(signal, stopDuringStartup);
+    process.on(signal, handler);
+  }
+}
+
 async function main() {
-  for (const signal of Object.keys(SIGNAL_EXIT_CODES) as StopSignal[]) process.on(signal, stopDuringStartup);
+  for (const signal of STOP_SIGNALS) process.on(signal, stopDuringStartup);
   const env = readEnv();
   const logger = createLogger(env.LOG_LEVEL);
   keepServingOnUncaughtErrors(logger);
-  const started = performance.now();
-  const secretBox = createSecretBox(resolveSecretKey(env, logger));
-
-  // `--api-only` (used by `npm run dev`, where Vite serves the pages) skips the web build.
-  const distDir = path.join(projectRoot, "dist");
-  const hasWebApp =
-    !process.argv.includes("--api-only") && (await ensureWebBuild(projectRoot, distDir, logger));
-  const webRoot = hasWebApp ? distDir : undefined;
-
-  // Another process now writes to the embedded database, or its thread crashed or hung: stop at
-  // once, without closing it.
-  const database = await openDatabase(configuredDatabase(env, logger, () => process.exit(1)));
-  await database.migrate();
-  if (env.SEED_DEMO && (await isDatabaseEmpty(database.db))) {
-    logger.info("seeding the demo school");
-    await seedDemoSchool(database.db);
+  const timer = createStepTimer();
+  // Forked server processes find the web app built and the database readied by the primary.
+  if (cluster.isWorker) return startServer(env, logger, timer, { readiesDatabase: false });
+  if (!isApiOnly) await ensureWebBuild(projectRoot, distDir, logger);
+  timer.step("webBuildCheck");
+  if (env.WORKERS > 1) {
+    const [{ readyDatabase }, { resolveSecretKey }, database] = await Promise.all([
+      import("./serve"),
+      import("./startup-checks"),
+      openConfiguredDatabase(env, logger),
+    ]);
+    timer.step("loadAndOpen");
+    // Here, not in each server process: a missing key in production stops the start once.
+    resolveSecretKey(env, logger);
+    await readyDatabase(database, env, logger, timer);
+    await database.close();
+    return superviseWorkers(env, logger);
   }
-  await refuseDemoAccountsInProduction(database.db, env);
-  // `npm run backup` beside this server asks it for the backup: the server holds the database.
-  // Without the channel (a path too long for a socket, a read-only folder) the server still serves.
-  const control: ControlChannel | null =
-    database.kind === "pglite"
-      ? await serveControlChannel(database, env.DATA_DIR, logger).catch((error) => {
-          logger.warn("backups beside this server are unavailable", { error: String(error) });
-          return null;
-        })
-      : null;
+  return startServer(env, logger, timer, { readiesDatabase: true });
+}
 
-  const auth = createAuthService(database.db, authSettingsFromEnv(env));
-  const jobs = createServerJobRunner({
-    database,
-    auth,
-    logger,
-    nightlyBackup: { dataDir: env.DATA_DIR, hour: env.BACKUP_HOUR, keep: env.BACKUP_KEEP },
-  });
-  for (const state of ["queued", "running", "failed"] as const) {
-    registerGauge(`dash_jobs_${state}`, `Background jobs ${state}`, async () => (await jobs.depth())[state]);
-  }
-  const app = createApp({
-    db: database.db,
-    readDb: database.readDb,
-    dbKind: database.kind,
+async function openConfiguredDatabase(env: Env, logger: Logger) {
+  const { configuredDatabase, openDatabase } = await import("./db/client");
+  // Another process now writes to the embedded database: stop at once, without closing it.
+  return openDatabase(configuredDatabase(env, logger, () => process.exit(1)));
+}
+
+async function startServer(
+  env: Env,
+  logger: Logger,
+  timer: StepTimer,
+  options: { readiesDatabase: boolean },
+) {
+  const [{ readyDatabase, serveRequests }, database] = await Promise.all([
+    import("./serve"),
+    openConfiguredDatabase(env, logger),
+  ]);
+  timer.step("loadAndOpen");
+  if (options.readiesDatabase) await readyDatabase(database, env, logger, timer);
+  const { shutdown } = await serveRequests({
     env,
     logger,
-    auth,
-    secretBox,
-    storage: fileStorageFromEnv(env),
-    jobs,
-    webRoot,
+    timer,
+    database,
+    webRoot: isApiOnly ? undefined : distDir,
   });
-  // Maintenance of the embedded database can hold it for seconds: not while the server starts.
-  jobs.start(JOBS_START_DELAY_MS);
+  onStopSignals(shutdown);
+}
 
-  const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
-    logger.info("listening", {
-      url: `http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${info.port}`,
-      db: database.kind,
-      startupMs: Math.round(performance.now() - started),
-    });
-  });
-
+/**
+ * The primary of `WORKERS` server processes sharing the port (node:cluster): forks them, replaces
+ * one that ends, and on SIGTERM or SIGINT stops them all, each finishing its requests first.
+ */
+async function superviseWorkers(env: Env, logger: Logger) {
   let isShuttingDown = false;
-  const shutdown = (signal: StopSignal) => {
+  const replacements = new Set<NodeJS.Timeout>();
+  cluster.on("exit", (worker: Worker, code, signal) => {
+    if (isShuttingDown) return;
+    logger.warn("server process ended; starting another", { pid: worker.process.pid, code, signal });
+    const timer = setTimeout(() => {
+      replacements.delete(timer);
+      if (!isShuttingDown) cluster.fork();
+    }, REPLACE_WORKER_AFTER_MS);
+    replacements.add(timer);
+  });
+  // A scrape of /metrics reaches one process, which asks this one to add up every process's figures.
+  const { answerClusterMetricsRequests } = await import("./platform/metrics/cluster");
+  answerClusterMetricsRequests();
+  for (let index = 0; index < env.WORKERS; index++) cluster.fork();
+  logger.info("started server processes", { workers: env.WORKERS });
+
+  onStopSignals((signal) => {
     if (isShuttingDown) return;
     isShuttingDown = true;
-    logger.info("shutting down", { signal });
-    // Stop taking requests and jobs, let the ones in flight finish (a job still running after the
-    // grace period is released for another process), then close the database cleanly.
-    const jobsStopped = jobs.stop();
-    server.close(async () => {
-      await jobsStopped;
-      await control?.close();
-      await database.close();
+    for (const timer of replacements) clearTimeout(timer);
+    const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => !!worker);
+    logger.info("shutting down", { signal, workers: workers.length });
+    let running = workers.length;
+    const stopped = () => {
       logger.info("stopped");
       process.exit(0);
-    });
+    };
+    if (running === 0) stopped();
+    for (const worker of workers) {
+      worker.once("exit", () => {
+        running--;
+        if (running === 0) stopped();
+      });
+      // A terminal's Ctrl+C reaches them as well; a second signal changes nothing.
+      worker.process.kill("SIGTERM");
+    }
     setTimeout(() => {
-      if ("closeAllConnections" in server) server.closeAllConnections();
-    }, 5000).unref();
-  };
-  for (const signal of Object.keys(SIGNAL_EXIT_CODES) as StopSignal[]) {
-    process.off(signal, stopDuringStartup);
-    process.on(signal, shutdown);
-  }
+      for (const worker of workers) if (!worker.isDead()) worker.process.kill("SIGKILL");
+    }, STOP_WORKERS_WITHIN_MS).unref();
+  });
 }
 
 main().catch((error) => {

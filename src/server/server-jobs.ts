@@ -2,6 +2,7 @@ import type { DatabaseHandle } from "./db/client";
 import type { AuthService } from "./domains/auth/service";
 import { runDailyRetention } from "./domains/privacy/retention";
 import type { Logger } from "./lib/logger";
+import { sweepRateLimitWindows } from "./lib/rate-limit";
 import { type NightlyBackupSettings, runNightlyBackup } from "./platform/backup/nightly";
 import { createJobRunner, type JobRunner, pruneSucceededJobs } from "./platform/jobs/runner";
 
@@ -31,8 +32,11 @@ export function createServerJobRunner({
   const runner = createJobRunner({ db, logger, now });
 
   runner.define("sessions.sweep", {
-    description: "Removes expired sessions and finished sign-in throttle windows.",
-    handler: () => auth.sweepExpired(),
+    description: "Removes expired sessions, finished sign-in throttle windows and rate-limit windows.",
+    handler: async () => {
+      await auth.sweepExpired();
+      await sweepRateLimitWindows(db, now());
+    },
   });
   runner.schedule("sessions.sweep", { everyMs: HOUR_MS });
 

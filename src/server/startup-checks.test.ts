@@ -6,6 +6,8 @@ import { createApp } from "./app";
 import { authSettingsFromEnv, createAuthService } from "./domains/auth/service";
 import { readEnv } from "./env";
 import { createLogger } from "./lib/logger";
+import { createLocalBus } from "./platform/events/bus";
+import { createLiveHub } from "./platform/live/hub";
 import { DEMO_ACCOUNTS } from "./seed/demo-accounts";
 import { refuseDemoAccountsInProduction, resolveSecretKey, SECRET_KEY_FILE_NAME } from "./startup-checks";
 import { createTestApp, openEmptyTestDatabase, type TestApp } from "./test/harness";
@@ -110,16 +112,16 @@ describe("production mode and the demo school", () => {
 
     // The same database with the demo school, served in production mode.
     const env = readEnv({ NODE_ENV: "production", SEED_DEMO: "true" });
+    const logger = createLogger("silent");
+    const bus = createLocalBus(logger);
+    const auth = createAuthService(t.db, authSettingsFromEnv(env), bus);
     const production = createApp({
-      db: t.db,
-      readDb: t.readDb,
-      dbKind: t.kind,
+      ...t.deps,
       env,
-      logger: createLogger("silent"),
-      auth: createAuthService(t.db, authSettingsFromEnv(env)),
-      secretBox: t.secretBox,
-      storage: t.storage,
-      jobs: t.jobs,
+      logger,
+      auth,
+      bus,
+      live: createLiveHub({ bus, auth, logger }),
     });
     const response = await production.request("/api/auth/demo-accounts");
     expect(response.status).toBe(200);

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -102,6 +102,10 @@ export function configuredDatabase(
   };
 }
 
+/**
+ * Opens the database. Each driver is loaded only when used: loading one takes a good part of the
+ * start-up on a busy machine.
+ */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if ("databaseUrl" in options) return openPostgres(options);
   if ("dataDir" in options) {
@@ -124,6 +128,30 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return wrapPglite(options.pglite);
 }
 
+/** The creation time of the newest migration, as drizzle records it once applied. */
+function newestMigrationTime(): number {
+  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, "meta", "_journal.json"), "utf8")) as {
+    entries: { when: number }[];
+  };
+  return Math.max(...journal.entries.map((entry) => entry.when));
+}
+
+/**
+ * Whether every migration is applied already: one small query, where the migrator reads and
+ * hashes every migration file and runs several statements. False when unsure.
+ */
+async function isMigrated(db: Database): Promise<boolean> {
+  try {
+    const [row] = await queryRows<{ newest: string | number | null }>(
+      db,
+      sql`select max(created_at) as newest from drizzle.__drizzle_migrations`,
+    );
+    return Number(row?.newest) === newestMigrationTime();
+  } catch {
+    return false;
+  }
+}
+
 /** PGlite on this thread, or in its own thread behind the part of PGlite's interface drizzle uses. */
 function wrapPglite(client: PGlite | PgliteWorkerProxy, unlock = () => {}, dataDir?: string): DatabaseHandle {
   // Drizzle calls only `query`, `exec` and `transaction`, which the proxy answers as PGlite does.
@@ -135,7 +163,9 @@ function wrapPglite(client: PGlite | PgliteWorkerProxy, unlock = () => {}, dataD
     readDb: db,
     kind: "pglite",
     connectDirect: null,
-    migrate: () => migratePglite(drizzlePglite(pglite), { migrationsFolder }),
+    async migrate() {
+      if (!(await isMigrated(db))) await migratePglite(drizzlePglite(pglite), { migrationsFolder });
+    },
     maintain: async () => {
       await client.exec("vacuum (analyze)");
       return true;
@@ -195,6 +225,7 @@ async function openPostgres(options: {
       throw new Error("a PostgreSQL database is backed up with pg_dump");
     },
     async migrate() {
+      if (await isMigrated(db)) return;
       // The lock belongs to a transaction kept open on a connection of its own while a second
       // one migrates: it ends with that transaction whatever lies between Dash and the server,
       // where a session lock taken through a pooler in transaction mode could stay behind on a

@@ -4,5 +4,6 @@ export * from "../domains/auth/schema";
 export * from "../domains/oauth/schema";
 export * from "../domains/privacy/schema";
 export * from "../domains/rostering/schema";
+export { rateLimitWindows } from "../lib/rate-limit";
 export * from "../platform/jobs/schema";
 export { appMeta } from "./meta";

@@ -4,7 +4,9 @@ import type { DashRole } from "../../shared/roles";
 import type { Database, DatabaseKind } from "../db/client";
 import type { AuthService, SignedInSession } from "../domains/auth/service";
 import type { Env } from "../env";
+import type { EventBus } from "../platform/events/bus";
 import type { JobRunner } from "../platform/jobs/runner";
+import type { LiveHub } from "../platform/live/hub";
 import type { FileStorage } from "../platform/storage";
 import type { Logger } from "./logger";
 import type { SecretBox } from "./secret-box";
@@ -18,6 +20,10 @@ export interface AppDeps {
   env: Env;
   logger: Logger;
   auth: AuthService;
+  /** Messages to every server process: cache invalidations, live updates. */
+  bus: EventBus;
+  /** The live update streams open in this process (`GET /api/live`). */
+  live: LiveHub;
   /** Encrypts the secrets Dash must read back, under DASH_SECRET_KEY. */
   secretBox: SecretBox;
   /** Images, evidence and attachments: a folder under DATA_DIR or an S3-compatible bucket. */

@@ -1,28 +1,57 @@
-import { describe, expect, it } from "vitest";
-import { createRateLimiter } from "./rate-limit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../db/client";
+import { openEmptyTestDatabase } from "../test/harness";
+import { createRateLimiter, rateLimitWindows, sweepRateLimitWindows } from "./rate-limit";
+
+let db: Database;
+let dispose: () => Promise<void>;
+beforeAll(async () => {
+  const opened = await openEmptyTestDatabase();
+  db = opened.handle.db;
+  dispose = opened.dispose;
+});
+afterAll(() => dispose());
 
 describe("createRateLimiter", () => {
   const start = new Date("2026-03-02T10:00:00Z");
   const at = (ms: number) => new Date(start.getTime() + ms);
 
-  it("allows the limit in a window, then says when to come back", () => {
-    const limiter = createRateLimiter({ limit: 2, windowMs: 60_000 });
-    expect(limiter.hit("a", at(0)).allowed).toBe(true);
-    expect(limiter.hit("a", at(1_000)).allowed).toBe(true);
-    expect(limiter.hit("a", at(15_500))).toEqual({ allowed: false, retryAfterSeconds: 45 });
-    expect(limiter.hit("a", at(60_000)).allowed).toBe(true);
+  it("allows the limit in a window, then says when to come back", async () => {
+    const limiter = createRateLimiter(db, { name: "first", limit: 2, windowMs: 60_000 });
+    expect((await limiter.hit("a", at(0))).allowed).toBe(true);
+    expect((await limiter.hit("a", at(1_000))).allowed).toBe(true);
+    expect(await limiter.hit("a", at(15_500))).toEqual({ allowed: false, retryAfterSeconds: 45 });
+    expect((await limiter.hit("a", at(60_000))).allowed).toBe(true);
   });
 
-  it("counts each key on its own", () => {
-    const limiter = createRateLimiter({ limit: 1, windowMs: 1_000 });
-    expect(limiter.hit("a", at(0)).allowed).toBe(true);
-    expect(limiter.hit("b", at(0)).allowed).toBe(true);
-    expect(limiter.hit("a", at(10)).allowed).toBe(false);
+  it("counts each key and each limiter on its own", async () => {
+    const limiter = createRateLimiter(db, { name: "second", limit: 1, windowMs: 1_000 });
+    const other = createRateLimiter(db, { name: "third", limit: 1, windowMs: 1_000 });
+    expect((await limiter.hit("a", at(0))).allowed).toBe(true);
+    expect((await limiter.hit("b", at(0))).allowed).toBe(true);
+    expect((await other.hit("a", at(0))).allowed).toBe(true);
+    expect((await limiter.hit("a", at(10))).allowed).toBe(false);
   });
 
-  it("asks for at least one second", () => {
-    const limiter = createRateLimiter({ limit: 1, windowMs: 1_000 });
-    limiter.hit("a", at(0));
-    expect(limiter.hit("a", at(999))).toEqual({ allowed: false, retryAfterSeconds: 1 });
+  it("asks for at least one second", async () => {
+    const limiter = createRateLimiter(db, { name: "fourth", limit: 1, windowMs: 1_000 });
+    await limiter.hit("a", at(0));
+    expect(await limiter.hit("a", at(999))).toEqual({ allowed: false, retryAfterSeconds: 1 });
+  });
+
+  it("lets exactly the limit through when requests arrive at once", async () => {
+    const limiter = createRateLimiter(db, { name: "burst", limit: 5, windowMs: 60_000 });
+    const verdicts = await Promise.all(Array.from({ length: 20 }, () => limiter.hit("a", at(0))));
+    expect(verdicts.filter((verdict) => verdict.allowed)).toHaveLength(5);
+  });
+
+  it("sweeps the windows that have ended and keeps the others", async () => {
+    const limiter = createRateLimiter(db, { name: "sweep", limit: 1, windowMs: 60_000 });
+    await limiter.hit("old", at(0));
+    await limiter.hit("new", at(50_000));
+    await sweepRateLimitWindows(db, at(70_000));
+    const keys = (await db.select().from(rateLimitWindows)).map((row) => row.limitKey);
+    expect(keys).toContain("sweep:new");
+    expect(keys).not.toContain("sweep:old");
   });
 });

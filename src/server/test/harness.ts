@@ -10,8 +10,11 @@ import { type DatabaseHandle, openDatabase } from "../db/client";
 import { authSettingsFromEnv, createAuthService } from "../domains/auth/service";
 import { readEnv } from "../env";
 import { SESSION_COOKIE } from "../lib/auth";
+import type { AppDeps } from "../lib/context";
 import { createLogger } from "../lib/logger";
 import { createSecretBox } from "../lib/secret-box";
+import { createLocalBus } from "../platform/events/bus";
+import { createLiveHub } from "../platform/live/hub";
 import { fileStorageFromEnv } from "../platform/storage";
 import { DEMO_PASSWORD } from "../seed/demo-accounts";
 import { createServerJobRunner } from "../server-jobs";
@@ -125,25 +128,30 @@ export async function createTestApp(
   const clock = createTestClock();
   const logLines: string[] = [];
   const logger = createLogger(env.LOG_LEVEL, (_level, line) => logLines.push(line));
-  const auth = createAuthService(handle.db, authSettingsFromEnv(env), clock.now);
+  const bus = createLocalBus(logger);
+  const auth = createAuthService(handle.db, authSettingsFromEnv(env), bus, clock.now);
+  const live = createLiveHub({ bus, auth, logger });
   const secretBox = createSecretBox(randomBytes(32).toString("base64url"));
   // Made only when a test stores a file (the disk driver creates its folder on the first put).
   const filesDir = path.join(tmpdir(), `dash-test-files-${randomUUID()}`);
   const storage = fileStorageFromEnv({ ...env, DATA_DIR: filesDir });
   // Defined but not polling: a test runs due jobs when it chooses (jobs.runDueJobs()).
   const jobs = createServerJobRunner({ database: handle, auth, logger, now: clock.now });
-  const app = createApp({
+  const deps: AppDeps = {
     db: handle.db,
     readDb: handle.readDb,
     dbKind: handle.kind,
     env,
     logger,
     auth,
+    bus,
+    live,
     secretBox,
     storage,
     jobs,
     webRoot: options.webRoot,
-  });
+  };
+  const app = createApp(deps);
 
   function request(
     path: string,
@@ -177,10 +185,14 @@ export async function createTestApp(
 
   return {
     app,
+    /** What the app was made of, for a test that makes another with some parts changed. */
+    deps,
     db: handle.db,
     readDb: handle.readDb,
     kind: handle.kind,
     env,
+    bus,
+    live,
     secretBox,
     jobs,
     clock,

@@ -85,6 +85,8 @@ export async function ingestActivity(
   items: readonly IngestItem[],
   now: Date = new Date(),
   limits: IngestLimits = DEFAULT_INGEST_LIMITS,
+  /** Told, after the commit, which students were credited XP (live updates of their homes). */
+  onCredited: (studentIds: string[]) => Promise<void> = async () => {},
 ): Promise<IngestResult> {
   const result: IngestResult = { accepted: [], duplicates: [], rejected: [], held: [] };
   const candidates: Candidate[] = [];
@@ -176,6 +178,8 @@ export async function ingestActivity(
       result.rejected.push({ index: row.index, eventId, reason: outcome.reason });
     else result.duplicates.push({ index: row.index, eventId });
   });
+  const credited = rows.filter((_, position) => outcomes[position]?.kind === "accepted");
+  if (credited.length) await onCredited(credited.map((row) => row.student.sourcedId));
   return sortResult(result);
 }
 

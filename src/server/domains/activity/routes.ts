@@ -43,8 +43,9 @@ function countIngestedEvents(result: IngestResult): void {
 }
 
 /** Learning apps post activity here with their API key (no session). */
-export function ingestRoutes({ db, auth, env }: AppDeps) {
+export function ingestRoutes({ db, auth, env, live }: AppDeps) {
   const limits = ingestLimitsFromEnv(env);
+  const tellStudents = (studentIds: string[]) => live.publish("home-changed", studentIds);
   return new Hono<AppEnv & { Variables: { appId: string } }>()
     .use("*", async (c, next) => {
       const key = await authenticateAppKey(db, c.req.header("authorization"), auth.now());
@@ -59,6 +60,7 @@ export function ingestRoutes({ db, auth, env }: AppDeps) {
         events.map((fact) => ({ fact })),
         auth.now(),
         limits,
+        tellStudents,
       );
       countIngestedEvents(result);
       return c.json(result);
@@ -71,6 +73,7 @@ export function ingestRoutes({ db, auth, env }: AppDeps) {
         envelope.data.map(readCaliperEvent),
         auth.now(),
         limits,
+        tellStudents,
       );
       countIngestedEvents(result);
       return c.json(result);
@@ -100,7 +103,7 @@ function idParam(c: Context, name: keyof typeof NOT_FOUND_MESSAGES): string {
 
 const REVIEWERS = ["administrator", "teacher"] as const;
 
-export function activityRoutes({ db, readDb, auth }: AppDeps) {
+export function activityRoutes({ db, readDb, auth, live }: AppDeps) {
   const forbidden = () => new AppError("forbidden", "You do not have access to this student");
   const summariesInReach = (actor: Actor) => {
     const reach = studentIdsInReach(actor);
@@ -186,6 +189,7 @@ export function activityRoutes({ db, readDb, auth }: AppDeps) {
         const input = await readJsonBody(c, manualXpRequestSchema);
         if (!(await canSeeStudent(db, actor, input.studentId))) throw forbidden();
         const { entry, isReplay } = await awardManualXp(db, actor, input, auth.now());
+        if (!isReplay) await live.publish("home-changed", [input.studentId]);
         return c.json({ success: true, data: entry, isReplay }, isReplay ? 200 : 201);
       })
       .get("/xp/held", async (c) => {
@@ -197,6 +201,7 @@ export function activityRoutes({ db, readDb, auth }: AppDeps) {
         const actor = requireActiveRole(c, REVIEWERS, "review events held for review");
         const { note } = await readJsonBody(c, approveHeldEventSchema);
         const { event, isReplay } = await approveHeldEvent(db, actor, idParam(c, "heldId"), note, auth.now());
+        if (!isReplay) await live.publish("home-changed", [event.studentId]);
         return c.json({ success: true, data: event, isReplay });
       })
       .post("/xp/held/:heldId/dismiss", async (c) => {

@@ -90,7 +90,7 @@ export function createImpersonation(db: Database, auth: AuthService, durationMin
         at: startedAt,
       });
     });
-    auth.forgetSession(actor.session.tokenHash);
+    await auth.forgetSession(actor.session.tokenHash);
     return {
       ...actor.session,
       impersonation: {

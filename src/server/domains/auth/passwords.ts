@@ -92,7 +92,7 @@ export function createPasswords(db: Database, auth: AuthService, logger: Logger)
       });
       return ended.length;
     });
-    auth.forgetUser(userId);
+    await auth.forgetUser(userId);
     logger.info("password changed", { userSourcedId: userId, otherSessionsEnded });
     return { otherSessionsEnded };
   }
@@ -180,7 +180,7 @@ export function createPasswords(db: Database, auth: AuthService, logger: Logger)
       });
       return ended.length;
     });
-    auth.forgetUser(person.sourcedId);
+    await auth.forgetUser(person.sourcedId);
     logger.info("password reset with a link", { userSourcedId: person.sourcedId, sessionsEnded });
   }
 

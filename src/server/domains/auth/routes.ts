@@ -59,7 +59,11 @@ export function authRoutes({ db, env, auth, logger }: AppDeps) {
   const cookieOptions = { maxAgeSeconds: env.SESSION_MAX_HOURS * 3600, trustProxy: env.TRUST_PROXY };
   const impersonation = createImpersonation(db, auth, env.IMPERSONATION_MINUTES);
   const passwords = createPasswords(db, auth, logger);
-  const resetTries = createRateLimiter({ limit: RESET_TRIES_PER_IP, windowMs: RESET_TRIES_WINDOW_MS });
+  const resetTries = createRateLimiter(db, {
+    name: "password-reset",
+    limit: RESET_TRIES_PER_IP,
+    windowMs: RESET_TRIES_WINDOW_MS,
+  });
 
   return new Hono<AppEnv>()
     .post("/login", async (c) => {
@@ -89,7 +93,7 @@ export function authRoutes({ db, env, auth, logger }: AppDeps) {
       return c.json({ ok: true, ...result });
     })
     .post("/password-reset", async (c) => {
-      const verdict = resetTries.hit(clientIp(c, env.TRUST_PROXY), auth.now());
+      const verdict = await resetTries.hit(clientIp(c, env.TRUST_PROXY), auth.now());
       if (!verdict.allowed) {
         const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
         throw new AppError(

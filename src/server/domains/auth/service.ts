@@ -5,6 +5,7 @@ import { type Database, queryRows } from "../../db/client";
 import type { Env } from "../../env";
 import { AppError } from "../../lib/errors";
 import { createWorkQueue } from "../../lib/work-queue";
+import type { BusPayload, EventBus } from "../../platform/events/bus";
 import {
   findUserProfile,
   isActiveUser,
@@ -60,8 +61,9 @@ interface SessionRow extends UserProfileRow {
 }
 
 const MINUTE = 60_000;
-// How long a resolved session is reused without asking the database again. Sign-out in this
-// process drops it at once; other processes notice within this time.
+// How long a resolved session is reused without asking the database again. Sign-out, role
+// changes and the like drop it at once in every process (SESSION_CHANGES_CHANNEL); this bounds
+// how long a change that was missed (the bus's connection was down) can go unnoticed.
 const SESSION_CACHE_MS = 10_000;
 const SESSION_CACHE_MAX_ENTRIES = 50_000;
 // last_seen_at is written at most this often per session, to keep reads cheap.
@@ -74,13 +76,38 @@ const WAITING_PASSWORD_CHECKS = 32;
 
 export const INVALID_CREDENTIALS = "Invalid email or password";
 
+/** The bus channel on which every process hears which signed-in sessions changed. */
+export const SESSION_CHANGES_CHANNEL = "auth.sessions";
+/** One session (by its token's hash), every session of one user (or viewing them), or all. */
+export type SessionChange = { tokenHash: string } | { userId: string } | { everyone: true };
+
+export function readSessionChange(payload: BusPayload): SessionChange | null {
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return null;
+  if (typeof payload.tokenHash === "string") return { tokenHash: payload.tokenHash };
+  if (typeof payload.userId === "string") return { userId: payload.userId };
+  if (payload.everyone === true) return { everyone: true };
+  return null;
+}
+
 export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("base64url");
 }
 
-export function createAuthService(db: Database, settings: AuthSettings, now: () => Date = () => new Date()) {
+export function createAuthService(
+  db: Database,
+  settings: AuthSettings,
+  bus: EventBus,
+  now: () => Date = () => new Date(),
+) {
   const cache = new Map<string, { session: SignedInSession; cachedUntil: number }>();
   const inFlight = new Map<string, Promise<SignedInSession | null>>();
+  // Bumped by every change heard: a lookup that began before a change must not cache what it read.
+  let changesHeard = 0;
+  bus.subscribe(SESSION_CHANGES_CHANNEL, (payload) => {
+    const change = readSessionChange(payload);
+    if (change) dropCached(change);
+  });
+  bus.onMissedMessages(() => dropCached({ everyone: true }));
   const windowMs = settings.throttleMinutes * MINUTE;
   const throttle = createFailureThrottle(db, { windowMs, now });
   const hashing = createWorkQueue({
@@ -207,6 +234,7 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
 
   async function lookUpSession(tokenHash: string): Promise<SignedInSession | null> {
     const at = now();
+    const changesHeardBefore = changesHeard;
 
     const [row] = await queryRows<SessionRow>(
       db,
@@ -244,7 +272,7 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
       at.getTime() + SESSION_CACHE_MS,
       session.impersonation?.expiresAt.getTime() ?? Infinity,
     );
-    cache.set(tokenHash, { session, cachedUntil });
+    if (changesHeard === changesHeardBefore) cache.set(tokenHash, { session, cachedUntil });
     return session;
   }
 
@@ -295,7 +323,6 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
       ipAddress: string | null;
     },
   ): Promise<void> {
-    cache.delete(tokenHash);
     await db.transaction(async (tx) => {
       const cleared = await tx
         .update(sessions)
@@ -311,27 +338,37 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
       // Two requests may notice the end at once: only the one that cleared it writes the row.
       if (cleared.length) await tx.insert(impersonationAudit).values({ ...entry, createdAt: now() });
     });
+    await forgetSession(tokenHash);
   }
 
-  function forgetSession(tokenHash: string): void {
-    cache.delete(tokenHash);
+  function dropCached(change: SessionChange): void {
+    changesHeard++;
+    if ("tokenHash" in change) cache.delete(change.tokenHash);
+    else if ("userId" in change) {
+      for (const [tokenHash, entry] of cache) {
+        const { user, impersonation } = entry.session;
+        if (user.sourcedId === change.userId || impersonation?.user.sourcedId === change.userId)
+          cache.delete(tokenHash);
+      }
+    } else cache.clear();
+  }
+
+  /** Tells every process that a session changed or ended: call after the change has committed. */
+  function forgetSession(tokenHash: string): Promise<void> {
+    return bus.publish(SESSION_CHANGES_CHANNEL, { tokenHash });
   }
 
   /**
-   * Drops the cached sessions of a user (signed in as themself or viewed as by someone), so a
-   * change to their roles applies at their next request in this process.
+   * The sessions of a user (signed in as themself or viewed as by someone) changed, so a change
+   * to their roles applies at their next request, in every process.
    */
-  function forgetUser(userSourcedId: string): void {
-    for (const [tokenHash, entry] of cache) {
-      const { user, impersonation } = entry.session;
-      if (user.sourcedId === userSourcedId || impersonation?.user.sourcedId === userSourcedId)
-        cache.delete(tokenHash);
-    }
+  function forgetUser(userSourcedId: string): Promise<void> {
+    return bus.publish(SESSION_CHANGES_CHANNEL, { userId: userSourcedId });
   }
 
-  /** Drops every cached session: after a change that shows in everyone's profile (an org's name). */
-  function forgetEveryone(): void {
-    cache.clear();
+  /** Every session changed: after a change that shows in everyone's profile (an org's name). */
+  function forgetEveryone(): Promise<void> {
+    return bus.publish(SESSION_CHANGES_CHANNEL, { everyone: true });
   }
 
   /**
@@ -348,6 +385,7 @@ export function createAuthService(db: Database, settings: AuthSettings, now: () 
       insert into impersonation_audit (actor_sourced_id, target_sourced_id, action, ip_address, created_at)
       select user_sourced_id, impersonated_user_sourced_id, ${ending.action}, ${ending.ipAddress}, ${now()}
       from ended where impersonated_user_sourced_id is not null`);
+    await forgetSession(tokenHash);
   }
 
   /** Removes expired sessions and stale throttle windows; run now and then. */

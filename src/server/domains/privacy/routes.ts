@@ -54,7 +54,7 @@ export function privacyAdminRoutes({ db, auth }: AppDeps) {
       const { studentId } = parseWith(studentParamSchema, c.req.param());
       const input = await readJsonBody(c, anonymiseRequestSchema);
       const data = await anonymiseStudent(db, actor, studentId, input, auth.now());
-      if (!data.wasAlreadyAnonymised) auth.forgetUser(studentId);
+      if (!data.wasAlreadyAnonymised) await auth.forgetUser(studentId);
       return c.json({ success: true as const, data });
     })
     .get("/access-log", async (c) => {

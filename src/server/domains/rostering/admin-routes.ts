@@ -64,8 +64,8 @@ function onboarder(c: Context<AppEnv>): Actor {
  * limited to their own), people's roles and parent links (administrators), onboarding
  * (administrators and Guides) and the log of these changes.
  */
-export function rosterAdminRoutes({ db, auth }: AppDeps) {
-  const numbers = createOrgNumbers(db, auth.now);
+export function rosterAdminRoutes({ db, auth, bus }: AppDeps) {
+  const numbers = createOrgNumbers(db, auth.now, bus);
   const list = <Item>(result: { data: Item[]; total: number }) => ({
     success: true as const,
     ...result,
@@ -99,7 +99,7 @@ export function rosterAdminRoutes({ db, auth }: AppDeps) {
         const input = await readJsonBody(c, updateOrgSchema);
         const org = await updateOrg(db, numbers, actor, c.req.param("orgId"), input, auth.now());
         // Organisation names are part of every signed-in profile.
-        auth.forgetEveryone();
+        await auth.forgetEveryone();
         return c.json({ success: true, data: org });
       })
       .get("/orgs/:orgId/tree", async (c) => {
@@ -135,7 +135,7 @@ export function rosterAdminRoutes({ db, auth }: AppDeps) {
         const input = await readJsonBody(c, addRoleSchema);
         const userId = c.req.param("userId");
         const user = await addRole(db, actor, userId, input, auth.now());
-        auth.forgetUser(userId);
+        await auth.forgetUser(userId);
         numbers.forget();
         return c.json({ success: true, data: user }, 201);
       })
@@ -144,7 +144,7 @@ export function rosterAdminRoutes({ db, auth }: AppDeps) {
         const input = readQuery(c, roleAtOrgSchema);
         const userId = c.req.param("userId");
         const user = await removeRole(db, actor, userId, input, auth.now());
-        auth.forgetUser(userId);
+        await auth.forgetUser(userId);
         numbers.forget();
         return c.json({ success: true, data: user });
       })
@@ -153,7 +153,7 @@ export function rosterAdminRoutes({ db, auth }: AppDeps) {
         const input = await readJsonBody(c, roleAtOrgSchema);
         const userId = c.req.param("userId");
         const user = await makeRolePrimary(db, actor, userId, input, auth.now());
-        auth.forgetUser(userId);
+        await auth.forgetUser(userId);
         return c.json({ success: true, data: user });
       })
 
@@ -173,7 +173,7 @@ export function rosterAdminRoutes({ db, auth }: AppDeps) {
         const input = readQuery(c, relationshipSchema);
         await unlinkAgent(db, actor, input, auth.now());
         // Whoever viewed Dash as that parent through the link loses it at the next request.
-        auth.forgetEveryone();
+        await auth.forgetEveryone();
         return c.json({ success: true, data: await getRelationships(db, input.studentSourcedId) });
       })
 

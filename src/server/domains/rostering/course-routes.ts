@@ -108,7 +108,7 @@ export function courseRoutes({ db, auth }: AppDeps) {
       const { endDate } = await readJsonBody(c, enrollmentEndSchema);
       const data = await endEnrollment(db, c.req.param("enrollmentId"), endDate, auth.now());
       // A Guide viewing Dash as a student of that class loses the right at the next request.
-      auth.forgetEveryone();
+      await auth.forgetEveryone();
       return c.json({ success: true, data });
     });
 }

@@ -1,17 +1,19 @@
 import { sql } from "drizzle-orm";
 import type { OrgCounts } from "../../../shared/contracts/people";
 import { type Database, queryRows } from "../../db/client";
+import type { EventBus } from "../../platform/events/bus";
 import { grantsRole } from "./queries";
 
 /**
  * The numbers of every organisation (people and classes in it and under it, students per grade)
  * and of every class, computed together and kept for a short while: the organisation pages show
  * them on every visit, and counting a large district costs far more than reading it (PGlite runs
- * one query at a time). Changes made through Dash drop them at once; other changes (an import,
- * another process) show within MAX_AGE_MS.
+ * one query at a time). Changes made through Dash drop them at once in every process; other
+ * changes (an import) show within MAX_AGE_MS.
  */
 
 const MAX_AGE_MS = 30_000;
+const ORG_NUMBERS_CHANGED_CHANNEL = "rostering.org-numbers";
 
 export interface OrgNumbers {
   /** Per organisation: distinct people, classes and schools in it and under it. */
@@ -127,8 +129,13 @@ function compareGrades(a: string, b: string): number {
 }
 
 /** The numbers, computed at most once per MAX_AGE_MS (concurrent callers share one computation). */
-export function createOrgNumbers(db: Database, now: () => Date) {
+export function createOrgNumbers(db: Database, now: () => Date, bus: EventBus) {
   let cached: { numbers: Promise<OrgNumbers>; until: number } | null = null;
+  const drop = () => {
+    cached = null;
+  };
+  bus.subscribe(ORG_NUMBERS_CHANGED_CHANNEL, drop);
+  bus.onMissedMessages(drop);
   return {
     get(): Promise<OrgNumbers> {
       const at = now().getTime();
@@ -142,9 +149,9 @@ export function createOrgNumbers(db: Database, now: () => Date) {
       });
       return numbers;
     },
-    /** After a change made through Dash: the next caller counts afresh. */
+    /** After a change made through Dash: the next caller counts afresh, in every process. */
     forget(): void {
-      cached = null;
+      void bus.publish(ORG_NUMBERS_CHANGED_CHANNEL, null);
     },
   };
 }

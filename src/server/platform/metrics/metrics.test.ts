@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../app";
-import { authSettingsFromEnv, createAuthService } from "../../domains/auth/service";
 import { readEnv } from "../../env";
 import { createLogger } from "../../lib/logger";
 import { DEMO_APP_KEY, DEMO_FIRST_SCHOOL_ID } from "../../seed/demo-accounts";
@@ -35,17 +34,7 @@ function sample(text: string, series: string): number | undefined {
 describe("GET /metrics", () => {
   it("is off without METRICS_TOKEN: 404, not the web app", async () => {
     const env = readEnv({});
-    const withoutToken = createApp({
-      db: t.db,
-      readDb: t.readDb,
-      jobs: t.jobs,
-      dbKind: t.kind,
-      env,
-      logger: createLogger("silent"),
-      auth: createAuthService(t.db, authSettingsFromEnv(env)),
-      secretBox: t.secretBox,
-      storage: t.storage,
-    });
+    const withoutToken = createApp({ ...t.deps, env, logger: createLogger("silent") });
     const response = await withoutToken.request("/metrics", {
       headers: { authorization: `Bearer ${TOKEN}` },
     });

@@ -10,6 +10,7 @@ import { ChangePasswordDialog } from "../auth/change-password-dialog";
 import { resetRole, switchRole } from "../auth/role-choice";
 import { AuthProvider } from "../auth/use-auth";
 import { THEMES, type Theme, useDebugMode, useTheme } from "./preferences";
+import { useLiveUpdates } from "./use-live-updates";
 
 /** The signed-in frame of every page: sidebar, header, impersonation banner and help button. */
 export function AppShell({ auth, children }: { auth: AuthState; children: ReactNode }) {
@@ -20,6 +21,7 @@ export function AppShell({ auth, children }: { auth: AuthState; children: ReactN
   const isDebug = useDebugMode(isAdminLevel(auth.activeRole));
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const hasHelpButton = auth.activeRole !== "student";
+  useLiveUpdates();
 
   // A page change on a phone closes the menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not a value used

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ONEROSTER_BASE_PATH, ONEROSTER_SCOPES } from "../../../../shared/contracts/api-clients";
 import { queryRows } from "../../../db/client";
 import { createLogger } from "../../../lib/logger";
+import { createLocalBus } from "../../../platform/events/bus";
+import { createLiveHub } from "../../../platform/live/hub";
 import { demoId } from "../../../seed/demo-accounts";
 import { createTestApp, type TestApp } from "../../../test/harness";
 import { authSettingsFromEnv, createAuthService } from "../../auth/service";
@@ -687,22 +689,15 @@ describe("access", () => {
 
   it("answers 429 server_busy with Retry-After past the per-client limit, then recovers", async () => {
     const logger = createLogger("silent");
-    const auth = createAuthService(t.db, authSettingsFromEnv(t.env), t.clock.now);
+    const bus = createLocalBus(logger);
+    const auth = createAuthService(t.db, authSettingsFromEnv(t.env), bus, t.clock.now);
+    const live = createLiveHub({ bus, auth, logger });
     const limited = new Hono().route(
       ONEROSTER_BASE_PATH,
       oneRosterRoutes(
-        {
-          db: t.db,
-          readDb: t.readDb,
-          dbKind: t.kind,
-          env: t.env,
-          logger,
-          auth,
-          secretBox: t.secretBox,
-          storage: t.storage,
-          jobs: t.jobs,
-        },
-        { rateLimit: { limit: 3, windowMs: 60_000 } },
+        { ...t.deps, logger, auth, bus, live },
+        // Counted apart from the app's own limiter, which the tests above have used.
+        { rateLimit: { name: "oneroster-small", limit: 3, windowMs: 60_000 } },
       ),
     );
     const get = () =>

@@ -30,7 +30,7 @@ import { type CollectionView, type Count, getRecord, listRecords } from "./servi
  */
 
 /** Requests per client and minute: far above a full sync (100,000 users are 34 requests of 3,000). */
-export const ONEROSTER_RATE_LIMIT = { limit: 10_000, windowMs: 60_000 };
+export const ONEROSTER_RATE_LIMIT = { name: "oneroster", limit: 10_000, windowMs: 60_000 };
 
 /**
  * How long a collection's total is reused for the same records, filter and search. Counting a
@@ -310,7 +310,7 @@ function publicUrl(c: Context<OneRosterEnv>, trustProxy: boolean): URL {
 
 export function oneRosterRoutes(deps: AppDeps, options = { rateLimit: ONEROSTER_RATE_LIMIT }) {
   const { db, auth, env, logger } = deps;
-  const limiter = createRateLimiter(options.rateLimit);
+  const limiter = createRateLimiter(db, options.rateLimit);
   const counts = createTtlCache<Count>({ ttlMs: ONEROSTER_COUNT_CACHE_MS, maxEntries: 1_000 });
   const refsFor = (c: Context<OneRosterEnv>) =>
     refMaker(`${publicUrl(c, env.TRUST_PROXY).origin}${ONEROSTER_BASE_PATH}`);
@@ -362,7 +362,7 @@ export function oneRosterRoutes(deps: AppDeps, options = { rateLimit: ONEROSTER_
         },
       );
     }
-    const verdict = limiter.hit(holder.apiClientId, auth.now());
+    const verdict = await limiter.hit(holder.apiClientId, auth.now());
     if (!verdict.allowed) {
       throw new OneRosterError(
         429,
