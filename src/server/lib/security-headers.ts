@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { isHttps } from "./auth";
 import type { AppEnv } from "./context";
+import { REVALIDATE_EACH_TIME } from "./revalidate";
 
 /**
  * The app's Content-Security-Policy. Only files of this origin run: the built app has no inline
@@ -24,7 +25,8 @@ export function contentSecurityPolicy(options: { frameAncestors?: string } = {})
 }
 
 const DEFAULT_POLICY = contentSecurityPolicy();
-// Answers of the APIs are about people and must stay out of shared and browser caches.
+// Answers of the APIs are about people and must stay out of shared and browser caches; a route may
+// only ask the browser to keep its answer for revalidation (lib/revalidate.ts).
 const UNCACHEABLE_PREFIXES = ["/api/", "/oauth/"];
 const HSTS_SECONDS = 180 * 24 * 3600;
 
@@ -48,7 +50,8 @@ export function securityHeaders(options: {
     if (isHttps(c, options.trustProxy))
       headers.set("Strict-Transport-Security", `max-age=${HSTS_SECONDS}; includeSubDomains`);
     const path = c.req.path;
-    if (path === "/api" || uncacheable.some((prefix) => path.startsWith(prefix)))
+    const isRevalidated = headers.get("Cache-Control") === REVALIDATE_EACH_TIME;
+    if (!isRevalidated && (path === "/api" || uncacheable.some((prefix) => path.startsWith(prefix))))
       headers.set("Cache-Control", "no-store");
   };
 }
