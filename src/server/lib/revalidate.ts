@@ -17,6 +17,8 @@ const tagBody = etag();
  */
 export const revalidateEachTime: MiddlewareHandler = async (c, next) => {
   await tagBody(c, next);
+  // A refusal is never kept.
+  if (c.res.status !== 200 && c.res.status !== 304) return;
   c.header("Cache-Control", REVALIDATE_EACH_TIME);
   c.header("Vary", "Cookie", { append: true });
 };

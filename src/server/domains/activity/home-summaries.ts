@@ -129,9 +129,29 @@ async function completeSummaries<Row extends StoredRow>(
     const fresh = computed.get(row.sourcedId);
     if (fresh) return [fresh];
     if (!isCurrent(row)) return [];
-    const { sourcedId, givenName, familyName, grades, timezone } = row;
-    return [{ sourcedId, givenName, familyName, grades, timezone, ...(row.summary as StoredSummary) }];
+    return [summaryOf(row, row.summary as StoredSummary)];
   });
+}
+
+/**
+ * A stored summary with its student, keys in the order a computed one has them (jsonb keeps its
+ * own order): the same figures make the same body, and so the same ETag.
+ */
+function summaryOf(student: Identity, stored: StoredSummary): StudentSummary {
+  return {
+    sourcedId: student.sourcedId,
+    givenName: student.givenName,
+    familyName: student.familyName,
+    grades: student.grades,
+    timezone: student.timezone,
+    today: stored.today,
+    subjects: stored.subjects.map(({ subject, xp, goal, isComplete }) => ({ subject, xp, goal, isComplete })),
+    xpToday: stored.xpToday,
+    xpThisWeek: stored.xpThisWeek,
+    week: stored.week.map(({ date, xp, allGoalsMet }) => ({ date, xp, allGoalsMet })),
+    streak: stored.streak,
+    lastActivityAt: stored.lastActivityAt,
+  };
 }
 
 /** Summaries of the students a scope sub-query names (a Guide's students, a parent's children). */
