@@ -204,7 +204,8 @@ async function runMorning(
         });
         text = await response.text();
       } catch (error) {
-        recorder.fail(type, error instanceof Error ? error.message : String(error));
+        const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
+        recorder.fail(type, `${error instanceof Error ? error.message : String(error)}${cause}`);
         return null;
       }
       const ms = performance.now() - begun;
