@@ -24,7 +24,8 @@ export function contentSecurityPolicy(options: { frameAncestors?: string } = {})
 }
 
 const DEFAULT_POLICY = contentSecurityPolicy();
-// Answers of the APIs are about people and must stay out of shared and browser caches.
+// Answers of the APIs are about people and must stay out of shared and browser caches; a route may
+// only ask the browser to keep its answer for revalidation (lib/revalidate.ts).
 const UNCACHEABLE_PREFIXES = ["/api/", "/oauth/"];
 const HSTS_SECONDS = 180 * 24 * 3600;
 
@@ -48,7 +49,8 @@ export function securityHeaders(options: {
     if (isHttps(c, options.trustProxy))
       headers.set("Strict-Transport-Security", `max-age=${HSTS_SECONDS}; includeSubDomains`);
     const path = c.req.path;
-    // A stored file's answer (platform/storage) has chosen a private cache of its own.
+    // A stored file (platform/storage) or a summary answered with an ETag (lib/revalidate) has
+    // chosen a private cache of its own.
     const isPrivate = headers.get("Cache-Control")?.startsWith("private") ?? false;
     if (!isPrivate && (path === "/api" || uncacheable.some((prefix) => path.startsWith(prefix))))
       headers.set("Cache-Control", "no-store");

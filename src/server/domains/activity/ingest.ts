@@ -11,6 +11,7 @@ import { computeXp } from "../../../shared/xp-rules";
 import { type Database, queryRows } from "../../db/client";
 import type { Env } from "../../env";
 import { unstorableTextIn } from "../../lib/validation";
+import { refreshHomeSummaries } from "./home-summaries";
 import { xpRulesOf } from "./settings";
 
 export function ingestLimitsFromEnv(env: Env): IngestLimits {
@@ -159,9 +160,16 @@ export async function ingestActivity(
   });
   if (rows.length === 0) return sortResult(result);
 
-  const outcomes = await db.transaction((tx) =>
-    storeBatch(tx as unknown as Database, appId, rows, now, limits),
-  );
+  const outcomes = await db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Database;
+    const stored = await storeBatch(tx, appId, rows, now, limits);
+    await refreshHomeSummaries(
+      tx,
+      rows.filter((_, position) => stored[position]?.kind === "accepted").map((row) => row.student.sourcedId),
+      now,
+    );
+    return stored;
+  });
   rows.forEach((row, position) => {
     const outcome = outcomes[position] as Outcome;
     const eventId = row.fact.eventId;

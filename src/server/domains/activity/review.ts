@@ -5,6 +5,7 @@ import type { Database } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { canSeeStudent, studentIdsInReach } from "../rostering/scope";
+import { refreshHomeSummaries } from "./home-summaries";
 import { upsertDailyTotals } from "./ingest";
 import { activityEvents, dailyIngestTotals, heldActivityEvents, learningApps, xpLedger } from "./schema";
 
@@ -179,7 +180,7 @@ export async function approveHeldEvent(
       })
       .onConflictDoNothing({ target: xpLedger.idempotencyKey })
       .returning({ id: xpLedger.id });
-    if (credited)
+    if (credited) {
       await tx.execute(
         upsertDailyTotals(
           sql`values (${row.studentSourcedId}, ${row.localDate}::date, ${row.subject}, ${row.appId}, ${row.xp}::numeric,
@@ -187,6 +188,8 @@ export async function approveHeldEvent(
             ${fact.masteredUnits}::int, 1, ${row.occurredAt}::timestamptz)`,
         ),
       );
+      await refreshHomeSummaries(tx, [row.studentSourcedId], now);
+    }
     await tx
       .update(held)
       .set({ status: "approved", reviewerSourcedId: reviewer, reviewNote: note || null, reviewedAt: now })

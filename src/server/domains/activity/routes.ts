@@ -22,16 +22,18 @@ import { daysBetween } from "../../../shared/time-zone";
 import { currentActor, requireActiveRole } from "../../lib/auth";
 import type { Actor, AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { revalidateEachTime } from "../../lib/revalidate";
 import { readJsonBody, readQuery } from "../../lib/validation";
 import { ingestedEvents } from "../../platform/metrics/metrics";
 import { canSeeStudent, studentIdsInReach } from "../rostering/scope";
 import { authenticateAppKey, createApp, createKey, listApps, listKeys, revokeKey, updateApp } from "./apps";
 import { readCaliperEvent } from "./caliper";
+import { homeSummariesOf, studentHome } from "./home-summaries";
 import { ingestActivity, ingestLimitsFromEnv } from "./ingest";
 import { learningMetrics } from "./metrics";
 import { approveHeldEvent, dismissHeldEvent, listHeldEvents } from "./review";
 import { learningSettings, saveLearningSettings } from "./settings";
-import { appFreshness, schoolSummaries, studentSummaries, summariesOf } from "./summaries";
+import { schoolSummaries } from "./summaries";
 import { awardManualXp, MAX_HEATMAP_DAYS, xpDay, xpHeatmap, xpHistory } from "./xp";
 
 /** Counts what apps posted for /metrics; the seed's own ingestion is not the apps' and is left out. */
@@ -108,7 +110,7 @@ export function activityRoutes({ db, readDb, auth, live }: AppDeps) {
   const summariesInReach = (actor: Actor) => {
     const reach = studentIdsInReach(actor);
     if (!reach) throw forbidden();
-    return summariesOf(db, reach, auth.now());
+    return homeSummariesOf(db, reach, auth.now());
   };
 
   return (
@@ -216,22 +218,18 @@ export function activityRoutes({ db, readDb, auth, live }: AppDeps) {
         );
         return c.json({ success: true, data: event, isReplay });
       })
-      .get("/students/:studentId/home", async (c) => {
-        const actor = currentActor(c);
-        const studentId = c.req.param("studentId");
-        if (!(await canSeeStudent(db, actor, studentId))) throw forbidden();
-        const [summary] = await studentSummaries(db, [studentId], auth.now());
-        if (!summary) throw new AppError("not_found", "No student has this id");
-        return c.json({ success: true, data: { summary, apps: await appFreshness(db, studentId) } });
+      .get("/students/:studentId/home", revalidateEachTime, async (c) => {
+        const home = await studentHome(db, currentActor(c), c.req.param("studentId"), auth.now());
+        return c.json({ success: true, data: home });
       })
-      .get("/guide/students", async (c) => {
+      .get("/guide/students", revalidateEachTime, async (c) => {
         const actor = requireActiveRole(c, ["teacher"], "see a Guide's students");
         return c.json({
           success: true,
           data: await summariesInReach(actor),
         });
       })
-      .get("/parent/children/summary", async (c) => {
+      .get("/parent/children/summary", revalidateEachTime, async (c) => {
         const actor = requireActiveRole(c, ["parent", "guardian"], "see children");
         return c.json({
           success: true,

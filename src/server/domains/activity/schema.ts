@@ -14,6 +14,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import type { HeldEventStatus } from "../../../shared/contracts/activity";
+import { users } from "../rostering/schema";
 
 /** Learning apps that report activity, registered by administrators. */
 export const learningApps = pgTable("learning_apps", {
@@ -207,3 +208,21 @@ export const schoolHolidays = pgTable(
   },
   (table) => [primaryKey({ columns: [table.orgSourcedId, table.date] })],
 );
+
+/**
+ * Each student's home summary (today per subject against the goals, the week, the streak, the last
+ * activity) as of `local_date`, the student's day in `timezone`. Every change to the student's
+ * daily totals adds one to `revision` and rewrites a kept summary in the same transaction, so a
+ * home is read, not recomputed. A summary of another day or timezone, or none, is computed on the
+ * next read and stored only if `revision` did not move meanwhile. Name and grades are read live.
+ */
+export const studentHomeSummaries = pgTable("student_home_summaries", {
+  studentSourcedId: text("student_sourced_id")
+    .primaryKey()
+    .references(() => users.sourcedId, { onDelete: "cascade" }),
+  revision: integer("revision").notNull().default(0),
+  localDate: date("local_date"),
+  timezone: text("timezone"),
+  summary: jsonb("summary"),
+  computedAt: timestamp("computed_at", { withTimezone: true }).notNull().defaultNow(),
+});

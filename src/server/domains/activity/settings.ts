@@ -3,6 +3,7 @@ import { DEFAULT_XP_RULES, type XpRules } from "../../../shared/xp-rules";
 import type { Database } from "../../db/client";
 import { getMeta, setMeta } from "../../db/meta";
 import { schoolDailyGoals } from "./goals";
+import { forgetHomeSummaries } from "./home-summaries";
 
 /** The XP rules in force: the school's own when an administrator set them, else the defaults. */
 export async function xpRulesOf(db: Database): Promise<XpRules> {
@@ -24,6 +25,7 @@ export async function saveLearningSettings(
     const scoped = tx as unknown as Database;
     await setMeta(scoped, "xp_rules", settings.xpRules);
     await setMeta(scoped, "daily_xp_goals", settings.dailyGoals);
+    await forgetHomeSummaries(scoped);
   });
   return settings;
 }

@@ -162,31 +162,8 @@ export async function studentSummaries(
   return summariesWhere(db, sql`u.sourced_id in ${studentIds}`, now);
 }
 
-/** Summaries of the students a scope sub-query names (a Guide's students, a parent's children). */
-export async function summariesOf(db: Database, studentIdsQuery: SQL, now: Date): Promise<StudentSummary[]> {
-  return summariesWhere(db, sql`u.sourced_id in (${studentIdsQuery})`, now);
-}
-
 function sumValues(values: Record<string, number>): number {
   return Math.round(Object.values(values).reduce((total, value) => total + value, 0) * 100) / 100;
-}
-
-/** When each app last reported anything for a student: data freshness. */
-export async function appFreshness(db: Database, studentId: string) {
-  return queryRows<{
-    appId: string;
-    name: string;
-    icon: string | null;
-    launchUrl: string | null;
-    subjects: string[];
-    lastReportedAt: string | null;
-  }>(
-    db,
-    sql`select a.id as "appId", a.name, a.icon, a.launch_url as "launchUrl", a.subjects,
-          (select to_char(max(m.last_event_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') from daily_student_metrics m
-            where m.student_sourced_id = ${studentId} and m.app_key = a.id::text) as "lastReportedAt"
-        from learning_apps a where a.is_active order by a.name`,
-  );
 }
 
 /** Per school: its students, and their XP today and this week, each student's days their own. */

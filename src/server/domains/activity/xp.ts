@@ -6,6 +6,7 @@ import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { users } from "../rostering/schema";
+import { refreshHomeSummaries } from "./home-summaries";
 import { upsertDailyTotals } from "./ingest";
 import { heldEventsOfDay } from "./review";
 import { activityEvents, learningApps, xpLedger } from "./schema";
@@ -81,6 +82,7 @@ export async function awardManualXpAs(db: Database, actorSourcedId: string, inpu
             0, 0, 0, 0, 0, 0, null::timestamptz)`,
         ),
       );
+      await refreshHomeSummaries(tx as unknown as Database, [input.studentId], now);
       return { entry: created, isReplay: false };
     }
     const [existing] = await tx.select().from(xpLedger).where(eq(xpLedger.idempotencyKey, idempotencyKey));
