@@ -23,6 +23,7 @@ interface ServerProcess {
 
 describe.skipIf(template.kind !== "postgres")("several server processes on one PostgreSQL", () => {
   let databaseUrl: string;
+  let directUrl: string;
   let folder: string;
   let dropDatabase: () => Promise<void>;
   const started: ServerProcess[] = [];
@@ -34,7 +35,9 @@ describe.skipIf(template.kind !== "postgres")("several server processes on one P
     await admin.connect();
     // A copy of the seeded demo school: the processes start on an existing database.
     await admin.query(`create database ${name} template ${template.templateName}`);
-    databaseUrl = withDatabase(template.adminUrl, name);
+    // Through PgBouncer when the run has one, as in production; LISTEN on the server itself.
+    databaseUrl = withDatabase(template.appUrl, name);
+    directUrl = withDatabase(template.adminUrl, name);
     folder = mkdtempSync(path.join(tmpdir(), "dash-processes-"));
     dropDatabase = async () => {
       await admin.query(`drop database if exists ${name} with (force)`);
@@ -48,7 +51,12 @@ describe.skipIf(template.kind !== "postgres")("several server processes on one P
   });
 
   function start(workers: number): ServerProcess & { listening: (count: number) => Promise<string[]> } {
-    const { DATABASE_URL: _ignored, ...inherited } = process.env;
+    const {
+      DATABASE_URL: _url,
+      DATABASE_DIRECT_URL: _direct,
+      DATABASE_READ_URL: _read,
+      ...inherited
+    } = process.env;
     const child = spawn(process.execPath, ["--import", "tsx", "src/server/index.ts", "--api-only"], {
       env: {
         ...inherited,
@@ -57,6 +65,7 @@ describe.skipIf(template.kind !== "postgres")("several server processes on one P
         LOG_LEVEL: "info",
         SEED_DEMO: "false",
         DATABASE_URL: databaseUrl,
+        DATABASE_DIRECT_URL: directUrl,
         DATA_DIR: path.join(folder, "data"),
         DASH_SECRET_KEY: "a-test-key-that-is-long-enough-for-dash-0123456789",
         WORKERS: String(workers),

@@ -43,7 +43,12 @@ async function fingerprint(db: Database) {
 }
 
 function childEnv(extra: Record<string, string>) {
-  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  const {
+    DATABASE_URL: _url,
+    DATABASE_DIRECT_URL: _direct,
+    DATABASE_READ_URL: _read,
+    ...inherited
+  } = process.env;
   return { ...inherited, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", SEED_DEMO: "false", ...extra };
 }
 
