@@ -87,6 +87,9 @@ export async function apiSignIn(page: Page, email: string) {
 
 /** Signs in through the API, opens `path` and waits for the shell's sidebar. */
 export async function signInAs(page: Page, email: string, path = "/app") {
+  // A page still open on an earlier session hears it end and goes to the sign-in page itself,
+  // which would race the navigation below: leave it first.
+  if (page.url() !== "about:blank") await page.goto("about:blank");
   await apiSignIn(page, email);
   await page.goto(path);
   await expect(page.getByRole("navigation", { name: "Main" })).toBeAttached();
