@@ -25,6 +25,36 @@ export function isTimeZone(value: string): boolean {
   }
 }
 
+const wallClockFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** How far a timezone's clocks are ahead of UTC at an instant. */
+export function timeZoneOffsetMs(instant: Date, timeZone: string): number {
+  let formatter = wallClockFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    wallClockFormatters.set(timeZone, formatter);
+  }
+  const parts = Object.fromEntries(formatter.formatToParts(instant).map((part) => [part.type, part.value]));
+  const wallClock = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
+  return wallClock - Math.floor(instant.getTime() / 1000) * 1000;
+}
+
 /** The `yyyy-MM-dd` date of an instant in a timezone. */
 export function localDateOf(instant: Date, timeZone: string): string {
   return formatterFor(timeZone).format(instant);

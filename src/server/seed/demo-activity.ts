@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { ActivityFact } from "../../shared/contracts/activity";
-import { addDays, isWeekday, localDateOf } from "../../shared/time-zone";
+import { addDays, isWeekday, localDateOf, timeZoneOffsetMs } from "../../shared/time-zone";
 import { computeXp } from "../../shared/xp-rules";
 import { type Database, queryRows } from "../db/client";
 import { setMeta } from "../db/meta";
@@ -240,36 +240,13 @@ export function schoolDaysUntil(lastDate: string, count: number) {
 
 // --- Times in the student's timezone -------------------------------------------------------------
 
-const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
-
-/** Minutes the timezone is ahead of UTC at an instant. */
-function offsetMinutes(instant: Date, timeZone: string): number {
-  let formatter = offsetFormatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-    });
-    offsetFormatters.set(timeZone, formatter);
-  }
-  const parts = formatter.formatToParts(instant);
-  const part = (type: string) => Number(parts.find((entry) => entry.type === type)?.value);
-  const local = Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"));
-  return Math.round((local - Math.floor(instant.getTime() / 60_000) * 60_000) / 60_000);
-}
-
 /**
  * 00:00 of a local date as an instant, with the offset of that day's daytime: adding minutes gives
  * the times of the school day (daylight saving changes at night, on a Sunday).
  */
 function localMidnight(date: string, timeZone: string): number {
   const noon = Date.parse(`${date}T12:00:00Z`);
-  return Date.parse(`${date}T00:00:00Z`) - offsetMinutes(new Date(noon), timeZone) * 60_000;
+  return Date.parse(`${date}T00:00:00Z`) - timeZoneOffsetMs(new Date(noon), timeZone);
 }
 
 // --- A student's day -------------------------------------------------------------------------------

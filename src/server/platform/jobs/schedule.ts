@@ -1,4 +1,4 @@
-import { addDays, localDateOf } from "../../../shared/time-zone";
+import { addDays, localDateOf, timeZoneOffsetMs } from "../../../shared/time-zone";
 
 /** How often a scheduled job runs: at a fixed interval (from the epoch), or once a day at a local time. */
 export type JobSchedule = { everyMs: number } | { dailyAt: string; timeZone: string };
@@ -10,7 +10,6 @@ export interface Occurrence {
 }
 
 const TIME_OF_DAY = /^([01]\d|2[0-3]):([0-5]\d)$/;
-const wallClockFormatters = new Map<string, Intl.DateTimeFormat>();
 
 export function assertValidSchedule(schedule: JobSchedule): void {
   if ("everyMs" in schedule) {
@@ -65,34 +64,6 @@ function localInstant(date: string, time: string, timeZone: string): Date {
   );
   // The offset at the guess, then again at the result: right on both sides of a DST change. A
   // time that a change skips (02:30 on a spring-forward night) lands an hour later.
-  const first = asUtc - offsetMs(new Date(asUtc), timeZone);
-  return new Date(asUtc - offsetMs(new Date(first), timeZone));
-}
-
-/** How far a timezone's clocks are ahead of UTC at an instant. */
-function offsetMs(instant: Date, timeZone: string): number {
-  let formatter = wallClockFormatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
-    wallClockFormatters.set(timeZone, formatter);
-  }
-  const parts = Object.fromEntries(formatter.formatToParts(instant).map((part) => [part.type, part.value]));
-  const wallClock = Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour),
-    Number(parts.minute),
-    Number(parts.second),
-  );
-  return wallClock - Math.floor(instant.getTime() / 1000) * 1000;
+  const first = asUtc - timeZoneOffsetMs(new Date(asUtc), timeZone);
+  return new Date(asUtc - timeZoneOffsetMs(new Date(first), timeZone));
 }
