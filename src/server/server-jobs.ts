@@ -7,6 +7,8 @@ import { type NightlyBackupSettings, runNightlyBackup } from "./platform/backup/
 import { createJobRunner, type JobRunner, pruneSucceededJobs } from "./platform/jobs/runner";
 
 const HOUR_MS = 60 * 60 * 1000;
+/** The hour (UTC) of the night's maintenance when no backup hour is set. */
+const DEFAULT_QUIET_HOUR = 2;
 const DAY_MS = 24 * HOUR_MS;
 /** Succeeded runs stay this long on the Operations page; failed ones stay until removed by hand. */
 const SUCCEEDED_JOBS_KEPT_DAYS = 14;
@@ -63,7 +65,11 @@ export function createServerJobRunner({
   });
   runner.schedule("jobs.prune", { dailyAt: "03:00", timeZone: "UTC" });
 
-  // PostgreSQL's autovacuum does this by itself; PGlite runs no background workers.
+  // The quiet hour of the night: the embedded database's maintenance and backup run then.
+  const quietHour = String(nightlyBackup?.hour ?? DEFAULT_QUIET_HOUR).padStart(2, "0");
+
+  // PostgreSQL's autovacuum does this by itself; PGlite runs no background workers. A vacuum holds
+  // the embedded database's only connection for seconds, so it runs at night, never in a morning.
   if (database.kind === "pglite") {
     runner.define("database.maintain", {
       description: "Reclaims the embedded database's space left by updates and refreshes its statistics.",
@@ -74,7 +80,7 @@ export function createServerJobRunner({
           logger.info("database maintained", { ms: Math.round(performance.now() - started) });
       },
     });
-    runner.schedule("database.maintain", { everyMs: HOUR_MS });
+    runner.schedule("database.maintain", { dailyAt: `${quietHour}:00`, timeZone: "UTC" });
   }
 
   // A PostgreSQL database is backed up with its own tools (pg_dump, base backups).
@@ -87,8 +93,7 @@ export function createServerJobRunner({
         await runNightlyBackup(database, now(), nightlyBackup, logger);
       },
     });
-    const hour = String(nightlyBackup.hour).padStart(2, "0");
-    runner.schedule("backups.nightly", { dailyAt: `${hour}:00`, timeZone: "UTC" });
+    runner.schedule("backups.nightly", { dailyAt: `${quietHour}:30`, timeZone: "UTC" });
   }
   return runner;
 }

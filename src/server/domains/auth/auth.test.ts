@@ -326,6 +326,21 @@ describe("throttling under concurrent attempts", () => {
     t.clock.advance(16 * 60_000);
   });
 
+  it("lets a whole school sign in at once through one address", async () => {
+    // A school's network often shows one address for everyone: right passwords sent together must
+    // not look like a flood of failures, though more are in flight than the address's limit (8).
+    const headers = fromNewAddress();
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        t.request("/api/auth/login", {
+          json: { email: "student@dash.demo", password: DEMO_PASSWORD },
+          headers,
+        }),
+      ),
+    );
+    expect(statusCounts(responses)).toEqual({ 200: 30 });
+  });
+
   it("answers 503 busy, not a long wait, when too many passwords wait to be checked", async () => {
     const responses = await Promise.all(
       Array.from({ length: 60 }, (_, index) =>
@@ -340,7 +355,9 @@ describe("throttling under concurrent attempts", () => {
     // Two checks run and 32 wait: the rest are refused at once.
     expect(counts[401]).toBe(34);
     const busy = responses.find((response) => response.status === 503) as Response;
-    expect(busy.headers.get("retry-after")).toBe("1");
+    // About as long as the 34 checks ahead take on two slots, spread up to twice that.
+    expect(Number(busy.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(Number(busy.headers.get("retry-after"))).toBeLessThanOrEqual(30);
     expect((await busy.json()).message).toBe("Dash is busy signing people in. Try again in a moment.");
     // A refused attempt was never checked, so it does not count against the account.
     const after = await t.request("/api/auth/login", {

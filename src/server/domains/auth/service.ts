@@ -133,38 +133,45 @@ export function createAuthService(
   }
 
   /**
-   * Runs a reserved attempt's check (null when it fails). A wrong password keeps its count; a
+   * Checks a password for an account from an address: null when it is wrong. The attempt is
+   * counted (reserved) only once it holds one of the few password-check slots, so the attempts in
+   * flight from one address are never more than the slots: a whole school signing in at 8:00
+   * through one address never looks like a flood of failures, and attempts sent at once still
+   * never check more wrong passwords than the limits allow. A wrong password keeps its count; a
    * right one clears the account's and gives the address's back; a check that could not run (the
-   * server was busy, or the database failed) was no failure.
+   * database failed) was no failure. A stored hash that is missing is checked against a decoy, so
+   * unknown accounts take as long.
    */
-  async function attempt<Result>(
-    [accountKey, ipKey]: [string, string],
-    check: () => Promise<Result | null>,
-  ): Promise<Result | null> {
-    let result: Result | null;
-    try {
-      result = await check();
-    } catch (error) {
-      await throttle.giveBack([accountKey, ipKey]);
-      throw error;
-    }
-    if (result !== null) {
-      await throttle.clear([accountKey]);
-      await throttle.giveBack([ipKey]);
-    }
-    return result;
-  }
-
-  /** Checks a password against a stored hash, or against a decoy so unknown accounts take as long. */
-  async function passwordMatches(password: string, storedHash: string | null | undefined) {
-    const hash = storedHash ?? (await decoyPasswordHash());
-    return hashing.run(() => verifyPassword(password, hash));
+  async function checkPassword(
+    accountName: string,
+    ip: string,
+    password: string,
+    loadStoredHash: () => Promise<string | null | undefined>,
+  ): Promise<boolean> {
+    return hashing.run(async () => {
+      const [accountKey, ipKey] = await reserveAttempt(accountName, ip);
+      let matches: boolean;
+      try {
+        const storedHash = await loadStoredHash();
+        matches = await verifyPassword(password, storedHash ?? (await decoyPasswordHash()));
+        if (!storedHash) matches = false;
+      } catch (error) {
+        await throttle.giveBack([accountKey, ipKey]);
+        throw error;
+      }
+      if (matches) {
+        await throttle.clear([accountKey]);
+        await throttle.giveBack([ipKey]);
+      }
+      return matches;
+    });
   }
 
   /** Signs in by email, or by username for accounts without an email (young students). */
   async function login(input: { email: string; password: string; ip: string; userAgent: string | null }) {
     const email = input.email.trim().toLowerCase();
-    const account = await attempt(await reserveAttempt(email, input.ip), async () => {
+    let account: (UserProfileRow & { passwordHash: string }) | undefined;
+    const isValid = await checkPassword(email, input.ip, input.password, async () => {
       const accounts = await queryRows<UserProfileRow & { passwordHash: string }>(
         db,
         sql`
@@ -174,11 +181,10 @@ export function createAuthService(
         limit 2`,
       );
       // A username two sign-in accounts share signs in neither: it cannot tell them apart.
-      const found = accounts.length === 1 ? accounts[0] : undefined;
-      const isValid = await passwordMatches(input.password, found?.passwordHash);
-      return found && isValid ? found : null;
+      account = accounts.length === 1 ? accounts[0] : undefined;
+      return account?.passwordHash;
     });
-    if (!account) throw new AppError("invalid_credentials", INVALID_CREDENTIALS);
+    if (!isValid || !account) throw new AppError("invalid_credentials", INVALID_CREDENTIALS);
 
     const token = randomBytes(32).toString("base64url");
     const tokenHash = hashToken(token);
@@ -209,11 +215,12 @@ export function createAuthService(
       from users u left join user_credentials c on c.user_sourced_id = u.sourced_id
       where u.sourced_id = ${input.userSourcedId}`,
     );
-    const keys = await reserveAttempt(account?.signInName ?? input.userSourcedId, input.ip);
-    const verified = await attempt(keys, async () =>
-      (await passwordMatches(input.password, account?.passwordHash)) ? true : null,
+    return checkPassword(
+      account?.signInName ?? input.userSourcedId,
+      input.ip,
+      input.password,
+      async () => account?.passwordHash,
     );
-    return verified !== null;
   }
 
   /**
