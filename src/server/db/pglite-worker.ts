@@ -3,11 +3,13 @@
  * answers the requests of `pglite-proxy.ts`. PGlite answers one query at a time and computes it
  * synchronously; here that work no longer holds up the server's HTTP and JSON work on the main
  * thread. Node runs this file itself (type stripping), without the loader of the main thread, so
- * it imports nothing of the project's but types and `copy-files.ts`, which imports nothing.
+ * it imports nothing of the project's but types, `copy-files.ts` and `pglite-statements.ts`, which
+ * import nothing of it.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { copyFilesExcept } from "./copy-files.ts";
+import { usePreparedStatements } from "./pglite-statements.ts";
 
 export interface WorkerOptions {
   dataDir: string;
@@ -75,6 +77,7 @@ async function serve(port: NonNullable<typeof parentPort>, options: WorkerOption
   let database: PGlite;
   try {
     database = await PGlite.create({ dataDir: options.dataDir });
+    usePreparedStatements(database);
   } catch (error) {
     port.postMessage({ ready: false, error: cloneError(error) } satisfies WorkerReply);
     return;
