@@ -1,12 +1,11 @@
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { addDays } from "../src/shared/time-zone";
 import {
   figure,
   generateOnce,
   type LoadResult,
   measureLoad,
+  projectRoot,
+  readBenchArgs,
   runOnBothDatabases,
   signIn,
   startServer,
@@ -15,23 +14,17 @@ import {
 } from "./bench-lib";
 import { BENCH_APP_KEY, BENCH_PASSWORD, generateSchool } from "./gen-data";
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const { values: args } = parseArgs({
-  options: {
-    students: { type: "string", default: "10000" },
-    days: { type: "string", default: "180" },
-    duration: { type: "string", default: "10" },
-    warmup: { type: "string", default: "2" },
-    connections: { type: "string", default: "1,4" },
-    only: { type: "string" },
-    "postgres-child": { type: "boolean", default: false },
-    "result-file": { type: "string" },
-  },
+const { args, whole, wholeList } = readBenchArgs({
+  students: { type: "string", default: "10000" },
+  days: { type: "string", default: "180" },
+  duration: { type: "string", default: "10" },
+  warmup: { type: "string", default: "2" },
+  connections: { type: "string", default: "1,4" },
 });
-const students = Number(args.students);
-const days = Number(args.days);
-const load = { durationSeconds: Number(args.duration), warmupSeconds: Number(args.warmup) };
-const connectionCounts = (args.connections as string).split(",").map(Number);
+const students = whole("students", 1);
+const days = whole("days", 1);
+const load = { durationSeconds: whole("duration", 1), warmupSeconds: whole("warmup", 0) };
+const connectionCounts = wholeList("connections", 1);
 const EVENTS_PER_REQUEST = 1000;
 const INGESTION_CONNECTIONS = 4;
 

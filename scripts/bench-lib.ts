@@ -1,6 +1,7 @@
 /**
- * Helpers for scripts/bench.ts: child processes that are always cleaned up, a server that is started
- * and stopped like in production, and an autocannon wrapper that reports p50/p95/p99.
+ * Helpers for the benchmark scripts: their command line, child processes that are always cleaned
+ * up, a server that is started and stopped like in production, the dataset generated once, and an
+ * autocannon wrapper that reports p50/p95/p99.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import {
@@ -20,9 +21,44 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import { type Database, openDatabase } from "../src/server/db/client";
 
 export const HOST = "127.0.0.1";
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+// ---------------------------------------------------------------------------------------------
+// The command line.
+
+/** What runOnBothDatabases reads: which database to run on, and the PostgreSQL child's hand-back. */
+const BOTH_DATABASES_OPTIONS = {
+  only: { type: "string" },
+  "postgres-child": { type: "boolean", default: false },
+  "result-file": { type: "string" },
+} as const satisfies ParseArgsOptionsConfig;
+
+/**
+ * Reads a benchmark's command line: its own options and runOnBothDatabases's. `whole` and
+ * `wholeList` read one of its options as a whole number (or a comma-separated list of them) of at
+ * least `minimum`, and refuse anything else before the benchmark generates or starts anything.
+ */
+export function readBenchArgs<Options extends ParseArgsOptionsConfig>(options: Options) {
+  const { values: args } = parseArgs({ options: { ...options, ...BOTH_DATABASES_OPTIONS } });
+  const text = (name: keyof Options & string) => String((args as Record<string, unknown>)[name]);
+  const isWhole = (value: number, minimum: number) => Number.isInteger(value) && value >= minimum;
+  const whole = (name: keyof Options & string, minimum: number): number => {
+    const value = Number(text(name));
+    if (!isWhole(value, minimum)) throw new Error(`--${name} takes a whole number ≥ ${minimum}`);
+    return value;
+  };
+  const wholeList = (name: keyof Options & string, minimum: number): number[] => {
+    const values = text(name).split(",").map(Number);
+    if (!values.every((value) => isWhole(value, minimum)))
+      throw new Error(`--${name} takes whole numbers ≥ ${minimum}, separated by commas`);
+    return values;
+  };
+  return { args, whole, wholeList };
+}
 
 // ---------------------------------------------------------------------------------------------
 // Child processes. Each one runs in its own process group (detached), so a signal to the group
@@ -366,6 +402,11 @@ function cpuMeter(serverPgid: number | undefined): () => CpuShare | null {
   };
 }
 
+/** Opens a benchmark's database: DATABASE_URL when the run is on PostgreSQL, else its PGlite folder. */
+export function openBenchDatabase(env: NodeJS.ProcessEnv, dataDir: string | null) {
+  return openDatabase(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: dataDir as string });
+}
+
 /**
  * Fills a benchmark's database once. A PGlite folder is kept for the next run that names the same
  * marker (its dataset); PostgreSQL is a new throwaway cluster every run. Answers the seconds the
@@ -380,9 +421,7 @@ export async function generateOnce(
   const markerFile = dataDir ? path.join(dataDir, marker) : null;
   if (markerFile && existsSync(markerFile)) return null;
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  const database = await openDatabase(
-    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: dataDir as string },
-  );
+  const database = await openBenchDatabase(env, dataDir);
   const started = performance.now();
   try {
     await database.migrate();
@@ -503,7 +542,6 @@ export function runOnBothDatabases<Result>(options: {
   report: (results: Result[]) => void;
 }): void {
   const { name, args, runSuite } = options;
-  const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   const log = (message: string) => process.stderr.write(`[${name}] ${message}\n`);
 
   async function main() {

@@ -19,10 +19,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
-import { openDatabase } from "../src/server/db/client";
 import { hashToken } from "../src/server/domains/auth/service";
 import { addDays, localDateOf, weekStartOf } from "../src/shared/time-zone";
 import {
@@ -30,7 +27,10 @@ import {
   generateOnce,
   type LoadResult,
   measureLoad,
+  openBenchDatabase,
   percentile,
+  projectRoot,
+  readBenchArgs,
   runOnBothDatabases,
   startServer,
   stopChild,
@@ -38,29 +38,16 @@ import {
 } from "./bench-lib";
 import { BENCH_APP_KEY, BENCH_PASSWORD, generateSchool } from "./gen-data";
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const { values: args } = parseArgs({
-  options: {
-    students: { type: "string", default: "2000" },
-    guides: { type: "string", default: "80" },
-    parents: { type: "string", default: "2000" },
-    days: { type: "string", default: "60" },
-    duration: { type: "string", default: "60" },
-    "sign-in-window": { type: "string", default: "30" },
-    "events-per-second": { type: "string", default: "100" },
-    "signed-in": { type: "boolean", default: false },
-    only: { type: "string" },
-    "postgres-child": { type: "boolean", default: false },
-    "result-file": { type: "string" },
-  },
+const { args, whole } = readBenchArgs({
+  students: { type: "string", default: "2000" },
+  guides: { type: "string", default: "80" },
+  parents: { type: "string", default: "2000" },
+  days: { type: "string", default: "60" },
+  duration: { type: "string", default: "60" },
+  "sign-in-window": { type: "string", default: "30" },
+  "events-per-second": { type: "string", default: "100" },
+  "signed-in": { type: "boolean", default: false },
 });
-
-function whole(name: string, minimum: number): number {
-  const value = Number(args[name as keyof typeof args]);
-  if (!Number.isInteger(value) || value < minimum)
-    throw new Error(`--${name} takes a whole number ≥ ${minimum}`);
-  return value;
-}
 const students = whole("students", 1);
 const guides = whole("guides", 1);
 const parents = whole("parents", 0);
@@ -130,9 +117,7 @@ const generate = (env: NodeJS.ProcessEnv, dataDir: string | null) =>
 
 /** Sessions as if everyone had stayed signed in: rows like the ones sign-in writes. */
 async function prepareSessions(env: NodeJS.ProcessEnv, dataDir: string | null, emails: string[]) {
-  const database = await openDatabase(
-    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: dataDir as string },
-  );
+  const database = await openBenchDatabase(env, dataDir);
   try {
     const tokens = new Map(emails.map((email) => [email, randomBytes(32).toString("base64url")]));
     const rows = [...tokens].map(([email, token]) => ({ email, token_hash: hashToken(token) }));

@@ -1,9 +1,6 @@
 import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
-import { openDatabase, queryRows } from "../src/server/db/client";
+import { queryRows } from "../src/server/db/client";
 import { createApiClient } from "../src/server/domains/oauth/clients";
 import { ONEROSTER_BASE_PATH, ONEROSTER_SCOPES } from "../src/shared/contracts/api-clients";
 import {
@@ -11,6 +8,9 @@ import {
   generateOnce,
   type LoadResult,
   measureLoad,
+  openBenchDatabase,
+  projectRoot,
+  readBenchArgs,
   runOnBothDatabases,
   startServer,
   stopChild,
@@ -18,21 +18,15 @@ import {
 } from "./bench-lib";
 import { generateSchool } from "./gen-data";
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const { values: args } = parseArgs({
-  options: {
-    students: { type: "string", default: "97000" },
-    duration: { type: "string", default: "10" },
-    warmup: { type: "string", default: "2" },
-    connections: { type: "string", default: "1,4" },
-    only: { type: "string" },
-    "postgres-child": { type: "boolean", default: false },
-    "result-file": { type: "string" },
-  },
+const { args, whole, wholeList } = readBenchArgs({
+  students: { type: "string", default: "97000" },
+  duration: { type: "string", default: "10" },
+  warmup: { type: "string", default: "2" },
+  connections: { type: "string", default: "1,4" },
 });
-const students = Number(args.students);
-const connectionCounts = (args.connections as string).split(",").map(Number);
-const load = { durationSeconds: Number(args.duration), warmupSeconds: Number(args.warmup) };
+const students = whole("students", 1);
+const connectionCounts = wholeList("connections", 1);
+const load = { durationSeconds: whole("duration", 1), warmupSeconds: whole("warmup", 0) };
 const TARGET_P95_MS = 100;
 const CLIENT = { clientId: "bench-sis", clientSecret: "bench-sis-secret" };
 const REQUEST = `${ONEROSTER_BASE_PATH}/users?limit=1000&filter=${encodeURIComponent("role='student'")}`;
@@ -61,9 +55,7 @@ const generate = (env: NodeJS.ProcessEnv, dataDir: string | null) =>
   });
 
 async function countUsers(env: NodeJS.ProcessEnv, dataDir: string | null): Promise<number> {
-  const database = await openDatabase(
-    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: dataDir as string },
-  );
+  const database = await openBenchDatabase(env, dataDir);
   try {
     const [row] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from users`);
     return row?.n ?? 0;

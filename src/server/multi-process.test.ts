@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readLiveStream } from "./platform/live/test-support";
 import { DEMO_APP_KEY, DEMO_FIRST_SCHOOL_ID, DEMO_PASSWORD, demoId } from "./seed/demo-accounts";
 import { withDatabase } from "./test/global-setup";
+import { type ServerProcess, serverProcessEnv, spawnServer } from "./test/server-process";
 
 /**
  * Two server processes on one PostgreSQL behave as one: what one process changes or ends, the
@@ -15,11 +15,6 @@ import { withDatabase } from "./test/global-setup";
  */
 const template = inject("testDatabase");
 const AVA = demoId("student-ava");
-
-interface ServerProcess {
-  child: ChildProcess;
-  output: () => string;
-}
 
 describe.skipIf(template.kind !== "postgres")("several server processes on one PostgreSQL", () => {
   let databaseUrl: string;
@@ -50,62 +45,21 @@ describe.skipIf(template.kind !== "postgres")("several server processes on one P
     if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
-  function start(workers: number): ServerProcess & { listening: (count: number) => Promise<string[]> } {
-    const {
-      DATABASE_URL: _url,
-      DATABASE_DIRECT_URL: _direct,
-      DATABASE_READ_URL: _read,
-      ...inherited
-    } = process.env;
-    const child = spawn(process.execPath, ["--import", "tsx", "src/server/index.ts", "--api-only"], {
-      env: {
-        ...inherited,
-        PORT: "0",
-        HOST: "127.0.0.1",
-        LOG_LEVEL: "info",
-        SEED_DEMO: "false",
+  function start(workers: number): ServerProcess {
+    const server = spawnServer({
+      args: ["--api-only"],
+      env: serverProcessEnv({
         DATABASE_URL: databaseUrl,
         DATABASE_DIRECT_URL: directUrl,
         DATA_DIR: path.join(folder, "data"),
         DASH_SECRET_KEY: "a-test-key-that-is-long-enough-for-dash-0123456789",
         WORKERS: String(workers),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+      }),
+      // Generous: on a busy machine a process takes a minute or more to load and start.
+      startTimeoutMs: 240_000,
     });
-    let output = "";
-    child.stdout?.on("data", (chunk) => {
-      output += chunk;
-    });
-    child.stderr?.on("data", (chunk) => {
-      output += chunk;
-    });
-    const server = { child, output: () => output };
     started.push(server);
-    /** The URL of each `listening` line once there are this many. */
-    const listening = (count: number) =>
-      new Promise<string[]>((resolve, reject) => {
-        // Generous: on a busy machine a process takes a minute or more to load and start.
-        const deadline = Date.now() + 240_000;
-        const check = () => {
-          const urls = [...output.matchAll(/"msg":"listening","url":"([^"]+)"/g)].map(
-            (match) => match[1] as string,
-          );
-          if (urls.length >= count) return resolve(urls);
-          if (child.exitCode !== null) return reject(new Error(`the server exited:\n${output}`));
-          if (Date.now() > deadline) return reject(new Error(`the server did not start:\n${output}`));
-          setTimeout(check, 50);
-        };
-        check();
-      });
-    return { ...server, listening };
-  }
-
-  function stop(child: ChildProcess): Promise<number | null> {
-    return new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve(child.exitCode);
-      child.on("exit", (code) => resolve(code));
-      child.kill("SIGTERM");
-    });
+    return server;
   }
 
   const call = (
@@ -214,7 +168,7 @@ describe.skipIf(template.kind !== "postgres")("several server processes on one P
     });
 
     it("stop cleanly", async () => {
-      for (const server of started.splice(0)) expect(await stop(server.child)).toBe(0);
+      for (const server of started.splice(0)) expect(await server.stop()).toBe(0);
     });
   });
 
@@ -235,7 +189,7 @@ describe.skipIf(template.kind !== "postgres")("several server processes on one P
     expect(cluster.output()).toContain("server process ended; starting another");
     expect((await call(`${url}/api/health`)).status).toBe(200);
 
-    expect(await stop(cluster.child)).toBe(0);
+    expect(await cluster.stop()).toBe(0);
     expect(cluster.output()).toContain('"msg":"stopped"');
     const livePids = [...cluster.output().matchAll(/"msg":"listening".*?"pid":(\d+)/g)].map((match) =>
       Number(match[1]),

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,6 +6,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { withDatabase } from "./test/global-setup";
+import { serverProcessEnv, startServer as startServerProcess } from "./test/server-process";
 
 /**
  * The real server process: start-up without demo data, the create-admin command, a clean
@@ -38,55 +39,8 @@ beforeAll(async () => {
 });
 afterAll(() => cleanUp());
 
-function childEnv(extra: Record<string, string> = {}) {
-  const {
-    DATABASE_URL: _url,
-    DATABASE_DIRECT_URL: _directUrl,
-    DATABASE_READ_URL: _readUrl,
-    ...inherited
-  } = process.env;
-  return {
-    ...inherited,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "info",
-    SEED_DEMO: "false",
-    ...databaseEnv,
-    ...extra,
-  };
-}
-
-async function startServer(): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  // As `npm start` runs it: one process, so SIGTERM reaches the server itself.
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/index.ts"], {
-    env: childEnv(),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 60_000);
-    child.stdout?.on("data", (chunk) => {
-      output += chunk;
-      const match = output.match(/"msg":"listening","url":"([^"]+)"/);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`the server exited with ${code}:\n${output}`)));
-  });
-  return { child, url, output: () => output };
-}
-
-function stopServer(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.on("exit", (code) => resolve(code));
-    child.kill("SIGTERM");
-  });
-}
+const childEnv = () => serverProcessEnv(databaseEnv);
+const startServer = () => startServerProcess({ env: childEnv(), startTimeoutMs: 60_000 });
 
 describe("the server process", () => {
   it("starts without demo data, takes a first administrator, shuts down cleanly and keeps data over a restart", async () => {
@@ -105,7 +59,7 @@ describe("the server process", () => {
       body: JSON.stringify({ email: "admin@dash.demo", password: "dash-demo" }),
     });
     expect(demoLogin.status).toBe(401);
-    expect(await stopServer(first.child)).toBe(0);
+    expect(await first.stop()).toBe(0);
     expect(first.output()).toContain('"msg":"stopped"');
 
     const created = spawnSync(
@@ -138,7 +92,7 @@ describe("the server process", () => {
     });
     expect(login.status).toBe(200);
     const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0] as string;
-    expect(await stopServer(second.child)).toBe(0);
+    expect(await second.stop()).toBe(0);
 
     const third = await startServer();
     const me = await (await fetch(`${third.url}/api/auth/me`, { headers: { cookie } })).json();
@@ -151,6 +105,6 @@ describe("the server process", () => {
         org: { sourcedId: expect.any(String), type: "district", name: "My School District" },
       },
     ]);
-    expect(await stopServer(third.child)).toBe(0);
+    expect(await third.stop()).toBe(0);
   }, 120_000);
 });

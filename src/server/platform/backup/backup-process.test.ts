@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { serverProcessEnv, startServer as startServerProcess } from "../../test/server-process";
 
 /**
  * `npm run backup` beside a running server under write load, then `npm run restore` and a server
@@ -16,51 +17,12 @@ const folder = mkdtempSync(path.join(tmpdir(), "dash-backup-load-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 function childEnv(extra: Record<string, string>) {
-  const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  return {
-    ...inherited,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "info",
-    SEED_DEMO: "false",
-    // The load is about writes, not the daily XP limit: nothing is held for review.
-    INGEST_MAX_AUTO_XP_PER_DAY: "1000000",
-    ...extra,
-  };
+  // The load is about writes, not the daily XP limit: nothing is held for review.
+  return serverProcessEnv({ INGEST_MAX_AUTO_XP_PER_DAY: "1000000", ...extra });
 }
 
-async function startServer(
-  dataDir: string,
-): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/index.ts", "--api-only"], {
-    env: childEnv({ DATA_DIR: dataDir }),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 120_000);
-    child.stdout?.on("data", (chunk) => {
-      output += chunk;
-      const match = output.match(/"msg":"listening","url":"([^"]+)"/);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`the server exited with ${code}:\n${output}`)));
-  });
-  return { child, url, output: () => output };
-}
-
-function stopServer(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.on("exit", (code) => resolve(code));
-    child.kill("SIGTERM");
-  });
-}
+const startServer = (dataDir: string) =>
+  startServerProcess({ args: ["--api-only"], env: childEnv({ DATA_DIR: dataDir }), startTimeoutMs: 120_000 });
 
 function runCommand(
   script: string,
@@ -180,7 +142,7 @@ describe.skipIf(template.kind !== "pglite")("a backup of a live server under wri
         `${during.length} during its ${Math.round(backupEndedAt - backupStartedAt)} ms; longest wait for an answer ` +
         `${Math.round(pauseDuringBackup)} ms during the backup, ${Math.round(pauseBeforeBackup)} ms before; ${backup.stdout.trim()}`,
     );
-    expect(await stopServer(server.child)).toBe(0);
+    expect(await server.stop()).toBe(0);
     expect(existsSync(socket)).toBe(false);
     expect(server.output()).toContain('"msg":"backup written on request"');
     // The server wrote it inside DATA_DIR, and the command took it away.
@@ -207,7 +169,7 @@ describe.skipIf(template.kind !== "pglite")("a backup of a live server under wri
     expect(found.sort()).toEqual([...before].sort());
     const fresh = await ingest(restored.url, ["after-restore-1"]);
     expect(fresh.body.accepted.map((accepted) => accepted.eventId)).toEqual(["after-restore-1"]);
-    expect(await stopServer(restored.child)).toBe(0);
+    expect(await restored.stop()).toBe(0);
   }, 600_000);
 });
 

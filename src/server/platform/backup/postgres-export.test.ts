@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,6 +9,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { type Database, openDatabase, queryRows } from "../../db/client";
 import { seedDemoSchool } from "../../seed/demo-school";
 import { withDatabase } from "../../test/global-setup";
+import { serverProcessEnv, startServer } from "../../test/server-process";
 
 /**
  * Moving a school from the embedded database to PostgreSQL: `npm run export:postgres`, psql
@@ -42,40 +43,6 @@ async function fingerprint(db: Database) {
   return row;
 }
 
-function childEnv(extra: Record<string, string>) {
-  const {
-    DATABASE_URL: _url,
-    DATABASE_DIRECT_URL: _direct,
-    DATABASE_READ_URL: _read,
-    ...inherited
-  } = process.env;
-  return { ...inherited, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", SEED_DEMO: "false", ...extra };
-}
-
-async function startServer(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/index.ts", "--api-only"], {
-    env: childEnv({ DATABASE_URL: databaseUrl }),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 120_000);
-    child.stdout?.on("data", (chunk) => {
-      output += chunk;
-      const match = output.match(/"msg":"listening","url":"([^"]+)"/);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`the server exited with ${code}:\n${output}`)));
-  });
-  return { child, url };
-}
-
 describe.skipIf(template.kind !== "postgres" || !psql)("moving a school to PostgreSQL", () => {
   it("exports the embedded database as SQL that psql loads into an empty database the server starts on", async () => {
     if (template.kind !== "postgres" || !psql) return;
@@ -93,7 +60,7 @@ describe.skipIf(template.kind !== "postgres" || !psql)("moving a school to Postg
 
     const file = path.join(folder, "school.sql");
     const exported = spawnSync(tsx, ["scripts/export-postgres.ts", file], {
-      env: childEnv({ DATA_DIR: dataDir }),
+      env: serverProcessEnv({ DATA_DIR: dataDir }),
       encoding: "utf8",
     });
     expect(exported.stderr).toBe("");
@@ -127,7 +94,11 @@ describe.skipIf(template.kind !== "postgres" || !psql)("moving a school to Postg
         await moved.close();
       }
 
-      const server = await startServer(databaseUrl);
+      const server = await startServer({
+        args: ["--api-only"],
+        env: serverProcessEnv({ DATABASE_URL: databaseUrl }),
+        startTimeoutMs: 120_000,
+      });
       expect(await (await fetch(`${server.url}/api/health`)).json()).toEqual({ ok: true, db: "postgres" });
       const login = await fetch(`${server.url}/api/auth/login`, {
         method: "POST",
@@ -135,9 +106,7 @@ describe.skipIf(template.kind !== "postgres" || !psql)("moving a school to Postg
         body: JSON.stringify({ email: "student@dash.demo", password: "dash-demo" }),
       });
       expect(login.status).toBe(200);
-      const exit = new Promise((resolve) => server.child.on("exit", resolve));
-      server.child.kill("SIGTERM");
-      expect(await exit).toBe(0);
+      expect(await server.stop()).toBe(0);
     } finally {
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
@@ -148,7 +117,7 @@ describe.skipIf(template.kind !== "postgres" || !psql)("moving a school to Postg
 describe("npm run export:postgres", () => {
   it("refuses to run when Dash already runs on PostgreSQL", () => {
     const result = spawnSync(tsx, ["scripts/export-postgres.ts", path.join(folder, "x.sql")], {
-      env: childEnv({ DATABASE_URL: "postgres://dash@127.0.0.1:1/dash" }),
+      env: serverProcessEnv({ DATABASE_URL: "postgres://dash@127.0.0.1:1/dash" }),
       encoding: "utf8",
     });
     expect(result.status).toBe(2);
