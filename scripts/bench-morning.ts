@@ -355,10 +355,15 @@ async function runMorning(
   const everyone = Promise.all([
     ...spread(crowd.students, crowd.signInWindowS).map((startS, index) => student(index + 1, startS)),
     ...spread(crowd.guides, crowd.signInWindowS).map((startS, index) => guide(index + 1, startS)),
-    ...spread(crowd.parents, Math.max(crowd.durationS - 10, 1)).map((startS, index) => parent(index + 1, startS)),
+    ...spread(crowd.parents, Math.max(crowd.durationS - 10, 1)).map((startS, index) =>
+      parent(index + 1, startS),
+    ),
     apps(),
   ]);
-  const finished = await Promise.race([everyone.then(() => true), at(crowd.durationS + GRACE_S).then(() => false)]);
+  const finished = await Promise.race([
+    everyone.then(() => true),
+    at(crowd.durationS + GRACE_S).then(() => false),
+  ]);
   if (!finished) recorder.errorSamples.push(`some users were still busy ${GRACE_S} s after the morning`);
   const morningSeconds = elapsedS();
 

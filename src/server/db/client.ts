@@ -15,7 +15,7 @@ import { databaseQueryDuration } from "../platform/metrics/metrics";
 import { type LockOptions, lockDataDir } from "./data-dir-lock";
 import { copyDatabaseFiles, NOT_DATABASE_FILES } from "./data-dir-snapshot";
 import { PgliteWorkerProxy } from "./pglite-proxy";
-import { usePreparedStatements } from "./pglite-statements";
+import { keepPreparedStatements } from "./pglite-statements";
 import * as schema from "./schema";
 
 /** One type for both drivers: the app's code never knows which database it runs on. */
@@ -158,7 +158,7 @@ function wrapPglite(client: PGlite | PgliteWorkerProxy, unlock = () => {}, dataD
   // Drizzle calls only `query`, `exec` and `transaction`, which the proxy answers as PGlite does.
   const pglite = client as PGlite;
   // In its own thread, PGlite prepares its statements there.
-  if (client instanceof PGlite) usePreparedStatements(client);
+  if (client instanceof PGlite) keepPreparedStatements(client);
   timePgliteQueries(pglite);
   const db = drizzlePglite(pglite, { schema }) as unknown as Database;
   return {

@@ -1,6 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { usePreparedStatements } from "./pglite-statements";
+import { keepPreparedStatements } from "./pglite-statements";
 
 let plain: PGlite;
 let prepared: PGlite;
@@ -18,7 +18,7 @@ const kept = async (db: PGlite) =>
 beforeAll(async () => {
   plain = await PGlite.create();
   prepared = await PGlite.create();
-  usePreparedStatements(prepared, 3);
+  keepPreparedStatements(prepared, 3);
   await plain.exec(setup);
   await prepared.exec(setup);
 });

@@ -47,7 +47,7 @@ const canPrepare = (options: QueryOptions | undefined) =>
  * database, which answers one query at a time, it decides how many requests a morning can take.
  * Results are PGlite's own (its result parser and type parsers).
  */
-export function usePreparedStatements(pglite: PGlite, maxStatements = MAX_PREPARED_STATEMENTS): void {
+export function keepPreparedStatements(pglite: PGlite, maxStatements = MAX_PREPARED_STATEMENTS): void {
   const pg = pglite as unknown as PgliteInternals;
   const statements = new Map<string, PreparedStatement>();
   let prepared = 0;

@@ -9,7 +9,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { copyFilesExcept } from "./copy-files.ts";
-import { usePreparedStatements } from "./pglite-statements.ts";
+import { keepPreparedStatements } from "./pglite-statements.ts";
 
 export interface WorkerOptions {
   dataDir: string;
@@ -77,7 +77,7 @@ async function serve(port: NonNullable<typeof parentPort>, options: WorkerOption
   let database: PGlite;
   try {
     database = await PGlite.create({ dataDir: options.dataDir });
-    usePreparedStatements(database);
+    keepPreparedStatements(database);
   } catch (error) {
     port.postMessage({ ready: false, error: cloneError(error) } satisfies WorkerReply);
     return;
