@@ -1,17 +1,32 @@
 /** Days in a person's own timezone: the same instant can be a different date for different students. */
 
+/** The formats kept per timezone: a date as `yyyy-MM-dd`, and the wall clock to the second. */
+const STYLES = {
+  date: { locale: "en-CA", options: { year: "numeric", month: "2-digit", day: "2-digit" } },
+  wallClock: {
+    locale: "en-US",
+    options: {
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    },
+  },
+} satisfies Record<string, { locale: string; options: Intl.DateTimeFormatOptions }>;
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
+/** One formatter per timezone and style, made once: making one costs far more than using it. */
+function formatterFor(timeZone: string, style: keyof typeof STYLES = "date"): Intl.DateTimeFormat {
+  const key = `${style} ${timeZone}`;
+  let formatter = formatters.get(key);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-    });
-    formatters.set(timeZone, formatter);
+    const { locale, options } = STYLES[style];
+    formatter = new Intl.DateTimeFormat(locale, { timeZone, ...options });
+    formatters.set(key, formatter);
   }
   return formatter;
 }
@@ -25,24 +40,9 @@ export function isTimeZone(value: string): boolean {
   }
 }
 
-const wallClockFormatters = new Map<string, Intl.DateTimeFormat>();
-
 /** How far a timezone's clocks are ahead of UTC at an instant. */
 export function timeZoneOffsetMs(instant: Date, timeZone: string): number {
-  let formatter = wallClockFormatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
-    wallClockFormatters.set(timeZone, formatter);
-  }
+  const formatter = formatterFor(timeZone, "wallClock");
   const parts = Object.fromEntries(formatter.formatToParts(instant).map((part) => [part.type, part.value]));
   const wallClock = Date.UTC(
     Number(parts.year),
