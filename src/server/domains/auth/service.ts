@@ -133,7 +133,7 @@ export function createAuthService(
   }
 
   /**
-   * Checks a password for an account from an address: null when it is wrong. The attempt is
+   * Checks a password for an account from an address: false when it is wrong. The attempt is
    * counted (reserved) only once it holds one of the few password-check slots, so the attempts in
    * flight from one address are never more than the slots: a whole school signing in at 8:00
    * through one address never looks like a flood of failures, and attempts sent at once still
