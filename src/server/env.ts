@@ -26,6 +26,9 @@ const envSchema = z
     DATABASE_DIRECT_URL: postgresUrl("DATABASE_DIRECT_URL").optional(),
     // A streaming replica for reads that tolerate a second of lag (learning metrics, the heatmap).
     DATABASE_READ_URL: postgresUrl("DATABASE_READ_URL").optional(),
+    // Named prepared statements on PostgreSQL. Unset, on unless DATABASE_DIRECT_URL says that
+    // DATABASE_URL is a pooler (PgBouncer before 1.21 cannot carry them in transaction mode).
+    DATABASE_PREPARED_STATEMENTS: optionalFlag,
     // The embedded database's own thread lets it and the HTTP work use two cores; `main` keeps it
     // on the server's thread (see docs/decisions/013-embedded-database-in-a-worker-thread.md).
     EMBEDDED_DATABASE_THREAD: z.enum(["worker", "main"]).default("worker"),

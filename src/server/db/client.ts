@@ -14,6 +14,7 @@ import type { Logger } from "../lib/logger";
 import { databaseQueryDuration } from "../platform/metrics/metrics";
 import { type LockOptions, lockDataDir } from "./data-dir-lock";
 import { copyDatabaseFiles, NOT_DATABASE_FILES } from "./data-dir-snapshot";
+import { nameStatements } from "./pg-statements";
 import { PgliteWorkerProxy } from "./pglite-proxy";
 import { keepPreparedStatements } from "./pglite-statements";
 import * as schema from "./schema";
@@ -60,7 +61,14 @@ export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta
 export const MIGRATION_LOCK_ID = 4_242_001;
 
 export type DatabaseOptions =
-  | { databaseUrl: string; directUrl?: string; readUrl?: string; poolSize?: number }
+  | {
+      databaseUrl: string;
+      directUrl?: string;
+      readUrl?: string;
+      poolSize?: number;
+      /** Named prepared statements (see pg-statements.ts); off unless set. */
+      preparedStatements?: boolean;
+    }
   | {
       dataDir: string;
       lock?: LockOptions;
@@ -79,7 +87,12 @@ export type DatabaseOptions =
 export function configuredDatabase(
   env: Pick<
     Env,
-    "DATABASE_URL" | "DATABASE_DIRECT_URL" | "DATABASE_READ_URL" | "DATA_DIR" | "EMBEDDED_DATABASE_THREAD"
+    | "DATABASE_URL"
+    | "DATABASE_DIRECT_URL"
+    | "DATABASE_READ_URL"
+    | "DATABASE_PREPARED_STATEMENTS"
+    | "DATA_DIR"
+    | "EMBEDDED_DATABASE_THREAD"
   >,
   logger: Logger,
   onFatal: () => void,
@@ -89,6 +102,7 @@ export function configuredDatabase(
       databaseUrl: env.DATABASE_URL,
       directUrl: env.DATABASE_DIRECT_URL,
       readUrl: env.DATABASE_READ_URL,
+      preparedStatements: env.DATABASE_PREPARED_STATEMENTS ?? !env.DATABASE_DIRECT_URL,
     };
   }
   const fatal = (message: string) => {
@@ -202,12 +216,16 @@ async function openPostgres(options: {
   directUrl?: string;
   readUrl?: string;
   poolSize?: number;
+  preparedStatements?: boolean;
 }): Promise<DatabaseHandle> {
-  const poolSize = options.poolSize ?? 10;
-  const pool = await openPool(options.databaseUrl, poolSize);
+  const poolOptions = {
+    max: options.poolSize ?? 10,
+    preparedStatements: options.preparedStatements ?? false,
+  };
+  const pool = await openPool(options.databaseUrl, poolOptions);
   let readPool: pg.Pool | null = null;
   try {
-    if (options.readUrl) readPool = await openPool(options.readUrl, poolSize);
+    if (options.readUrl) readPool = await openPool(options.readUrl, poolOptions);
   } catch (error) {
     await pool.end();
     throw error;
@@ -255,12 +273,18 @@ async function openPostgres(options: {
   };
 }
 
-async function openPool(connectionString: string, max: number): Promise<pg.Pool> {
-  const pool = new pg.Pool({ connectionString, max });
+async function openPool(
+  connectionString: string,
+  options: { max: number; preparedStatements: boolean },
+): Promise<pg.Pool> {
+  const pool = new pg.Pool({ connectionString, max: options.max });
   // An idle connection the server ended (a restart, a dropped database) must not crash the
   // process: the pool has already discarded it and opens a new one for the next query.
   pool.on("error", () => {});
-  pool.on("connect", timePgQueries);
+  pool.on("connect", (connection) => {
+    timePgQueries(connection);
+    if (options.preparedStatements) nameStatements(connection);
+  });
   // Fail at start-up, with the server's own message, when the database cannot be reached.
   try {
     const probe = await pool.connect();

@@ -39,30 +39,47 @@ function rowsOf(summaries: StudentSummary[], now: Date) {
   }));
 }
 
+/** Students whose summaries a write changed: the revision each now has, for those that had one kept. */
+export type ChangedSummaries = Map<string, number>;
+
 /**
  * Records, inside the transaction that changed these students' daily totals, that their summaries
- * changed (a new revision), and rewrites the kept ones from the totals as they now are. The rows
- * are taken in key order and stay locked until the transaction ends, so a concurrent writer for
- * the same student waits and then computes from both writes.
+ * changed: a new revision, and the kept summary dropped, so no read serves it from then on. The
+ * rows are taken in key order and stay locked only until the transaction ends. Answers the
+ * students that had a summary kept, for rewriteHomeSummaries once the transaction committed.
  */
-export async function refreshHomeSummaries(tx: Database, studentIds: string[], now: Date): Promise<void> {
-  const ids = [...new Set(studentIds)].sort();
-  if (ids.length === 0) return;
-  const bumped = await queryRows<{ studentId: string; isKept: boolean }>(
+export async function markHomeSummariesChanged(
+  tx: Database,
+  studentIds: string[],
+): Promise<ChangedSummaries> {
+  const ids = JSON.stringify([...new Set(studentIds)].sort());
+  const bumped = await queryRows<{ studentId: string; revision: number; wasKept: boolean }>(
     tx,
-    sql`insert into student_home_summaries as s (student_sourced_id, revision)
-        select id, 1 from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) as id order by id
-        on conflict (student_sourced_id) do update set revision = s.revision + 1
-        returning s.student_sourced_id as "studentId", s.summary is not null as "isKept"`,
+    sql`with kept as (
+          select student_sourced_id from student_home_summaries
+          where student_sourced_id in (select jsonb_array_elements_text(${ids}::jsonb)) and summary is not null)
+        insert into student_home_summaries as s (student_sourced_id, revision)
+        select id, 1 from jsonb_array_elements_text(${ids}::jsonb) as id order by id
+        on conflict (student_sourced_id) do update set revision = s.revision + 1, local_date = null, summary = null
+        returning s.student_sourced_id as "studentId", s.revision,
+          s.student_sourced_id in (select student_sourced_id from kept) as "wasKept"`,
   );
-  const kept = bumped.filter((row) => row.isKept).map((row) => row.studentId);
-  if (kept.length === 0) return;
-  const summaries = await studentSummaries(tx, kept, now);
-  await tx.execute(sql`update student_home_summaries s set local_date = r.day, timezone = r.timezone,
-      summary = r.summary, computed_at = r.computed_at
-    from jsonb_to_recordset(${JSON.stringify(rowsOf(summaries, now))}::jsonb)
-      as r(student text, day date, timezone text, summary jsonb, computed_at timestamptz)
-    where s.student_sourced_id = r.student`);
+  return new Map(bumped.filter((row) => row.wasKept).map((row) => [row.studentId, row.revision]));
+}
+
+/**
+ * After the write committed, computes again the summaries it dropped, so the next read finds them
+ * ready. Outside the transaction: a writer does not hold its students' rows while it computes,
+ * and a summary another write changed meanwhile is left to that write.
+ */
+export async function rewriteHomeSummaries(
+  db: Database,
+  changed: ChangedSummaries,
+  now: Date,
+): Promise<void> {
+  if (changed.size === 0) return;
+  const summaries = await studentSummaries(db, [...changed.keys()], now);
+  await storeComputedSummaries(db, summaries, changed, now);
 }
 
 /** Forgets every stored summary: the school's goals changed, so each is computed again on its next read. */
@@ -73,14 +90,15 @@ export async function forgetHomeSummaries(tx: Database): Promise<void> {
 }
 
 /**
- * Stores summaries computed on a read, each only if its student's revision is still the one read
- * before computing: a write meanwhile may hold XP the computation did not see, and its own
- * summary (or the next read's) is then the one kept.
+ * Stores computed summaries, each only if its student's revision is still the one read before
+ * computing: a write meanwhile may hold XP the computation did not see, and its own summary (or
+ * the next read's) is then the one kept. A row a writer holds is skipped rather than waited for:
+ * that writer changes it anyway.
  */
 async function storeComputedSummaries(
   db: Database,
   summaries: StudentSummary[],
-  revisions: Map<string, number | null>,
+  revisions: ReadonlyMap<string, number | null>,
   now: Date,
 ) {
   if (summaries.length === 0) return;
@@ -90,10 +108,15 @@ async function storeComputedSummaries(
   await db.execute(sql`with r as (
       select * from jsonb_to_recordset(${batch}::jsonb)
         as r(student text, day date, timezone text, summary jsonb, computed_at timestamptz, revision int)),
+    free as (
+      select s.student_sourced_id from student_home_summaries s
+        join r on s.student_sourced_id = r.student and s.revision = r.revision
+      order by s.student_sourced_id
+      for update of s skip locked),
     updated as (
       update student_home_summaries s set local_date = r.day, timezone = r.timezone, summary = r.summary,
         computed_at = r.computed_at
-      from r where s.student_sourced_id = r.student and s.revision = r.revision)
+      from r where s.student_sourced_id = r.student and s.student_sourced_id in (select student_sourced_id from free))
     insert into student_home_summaries (student_sourced_id, local_date, timezone, summary, computed_at)
     select r.student, r.day, r.timezone, r.summary, r.computed_at from r where r.revision is null
     order by r.student

@@ -11,7 +11,7 @@ import { computeXp } from "../../../shared/xp-rules";
 import { type Database, queryRows } from "../../db/client";
 import type { Env } from "../../env";
 import { unstorableTextIn } from "../../lib/validation";
-import { refreshHomeSummaries } from "./home-summaries";
+import { markHomeSummariesChanged, rewriteHomeSummaries } from "./home-summaries";
 import { xpRulesOf } from "./settings";
 
 export function ingestLimitsFromEnv(env: Env): IngestLimits {
@@ -160,16 +160,12 @@ export async function ingestActivity(
   });
   if (rows.length === 0) return sortResult(result);
 
-  const outcomes = await db.transaction(async (transaction) => {
+  const { outcomes, changed } = await db.transaction(async (transaction) => {
     const tx = transaction as unknown as Database;
     const stored = await storeBatch(tx, appId, rows, now, limits);
-    await refreshHomeSummaries(
-      tx,
-      rows.filter((_, position) => stored[position]?.kind === "accepted").map((row) => row.student.sourcedId),
-      now,
-    );
-    return stored;
+    return { outcomes: stored, changed: await markHomeSummariesChanged(tx, creditedStudents(rows, stored)) };
   });
+  await rewriteHomeSummaries(db, changed, now);
   rows.forEach((row, position) => {
     const outcome = outcomes[position] as Outcome;
     const eventId = row.fact.eventId;
@@ -186,10 +182,14 @@ export async function ingestActivity(
       result.rejected.push({ index: row.index, eventId, reason: outcome.reason });
     else result.duplicates.push({ index: row.index, eventId });
   });
-  const credited = rows.filter((_, position) => outcomes[position]?.kind === "accepted");
-  if (credited.length) await onCredited(credited.map((row) => row.student.sourcedId));
+  const credited = creditedStudents(rows, outcomes);
+  if (credited.length) await onCredited(credited);
   return sortResult(result);
 }
+
+/** The students of the accepted events (one entry per event). */
+const creditedStudents = (rows: ScoredEvent[], outcomes: Outcome[]) =>
+  rows.filter((_, position) => outcomes[position]?.kind === "accepted").map((row) => row.student.sourcedId);
 
 type Outcome =
   | { kind: "accepted" | "duplicate" }

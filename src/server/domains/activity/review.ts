@@ -5,7 +5,7 @@ import type { Database } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { canSeeStudent, studentIdsInReach } from "../rostering/scope";
-import { refreshHomeSummaries } from "./home-summaries";
+import { type ChangedSummaries, markHomeSummariesChanged, rewriteHomeSummaries } from "./home-summaries";
 import { upsertDailyTotals } from "./ingest";
 import { activityEvents, dailyIngestTotals, heldActivityEvents, learningApps, xpLedger } from "./schema";
 
@@ -130,10 +130,10 @@ export async function approveHeldEvent(
 ) {
   await reviewableHeldEvent(db, actor, heldId);
   const reviewer = actor.realUser.sourcedId;
-  const isReplay = await db.transaction(async (transaction) => {
+  const { isReplay, changed } = await db.transaction(async (transaction) => {
     const tx = transaction as unknown as Database;
     const row = await lockHeldEvent(tx, heldId);
-    if (row.status === "approved") return true;
+    if (row.status === "approved") return { isReplay: true, changed: new Map() as ChangedSummaries };
     if (row.status === "dismissed")
       throw new AppError("conflict", "This event was dismissed; it can no longer be approved");
     const fact = row.fact as ActivityFact;
@@ -188,14 +188,17 @@ export async function approveHeldEvent(
             ${fact.masteredUnits}::int, 1, ${row.occurredAt}::timestamptz)`,
         ),
       );
-      await refreshHomeSummaries(tx, [row.studentSourcedId], now);
     }
     await tx
       .update(held)
       .set({ status: "approved", reviewerSourcedId: reviewer, reviewNote: note || null, reviewedAt: now })
       .where(eq(held.id, heldId));
-    return false;
+    const changed = credited
+      ? await markHomeSummariesChanged(tx, [row.studentSourcedId])
+      : (new Map() as ChangedSummaries);
+    return { isReplay: false, changed };
   });
+  await rewriteHomeSummaries(db, changed, now);
   return { event: await findHeldEvent(db, heldId), isReplay };
 }
 

@@ -6,7 +6,7 @@ import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { users } from "../rostering/schema";
-import { refreshHomeSummaries } from "./home-summaries";
+import { type ChangedSummaries, markHomeSummariesChanged, rewriteHomeSummaries } from "./home-summaries";
 import { upsertDailyTotals } from "./ingest";
 import { heldEventsOfDay } from "./review";
 import { activityEvents, learningApps, xpLedger } from "./schema";
@@ -59,7 +59,7 @@ export async function awardManualXpAs(db: Database, actorSourcedId: string, inpu
   const timezone = await studentTimezone(db, input.studentId);
   const localDate = localDateOf(now, timezone);
   const idempotencyKey = `manual:${actorSourcedId}:${input.idempotencyKey}`;
-  return db.transaction(async (tx) => {
+  const { changed, ...award } = await db.transaction(async (tx) => {
     const [created] = await tx
       .insert(xpLedger)
       .values({
@@ -82,8 +82,8 @@ export async function awardManualXpAs(db: Database, actorSourcedId: string, inpu
             0, 0, 0, 0, 0, 0, null::timestamptz)`,
         ),
       );
-      await refreshHomeSummaries(tx as unknown as Database, [input.studentId], now);
-      return { entry: created, isReplay: false };
+      const changed = await markHomeSummariesChanged(tx as unknown as Database, [input.studentId]);
+      return { entry: created, isReplay: false, changed };
     }
     const [existing] = await tx.select().from(xpLedger).where(eq(xpLedger.idempotencyKey, idempotencyKey));
     const isSame =
@@ -93,8 +93,10 @@ export async function awardManualXpAs(db: Database, actorSourcedId: string, inpu
       existing.subject === input.subject;
     if (!existing || !isSame)
       throw new AppError("conflict", "This idempotency key was already used for a different award");
-    return { entry: existing, isReplay: true };
+    return { entry: existing, isReplay: true, changed: new Map() as ChangedSummaries };
   });
+  await rewriteHomeSummaries(db, changed, now);
+  return award;
 }
 
 /** A ledger entry as the history and the day's view show it, with who gave a manual one. */
