@@ -52,6 +52,7 @@ export async function markHomeSummariesChanged(
   tx: Database,
   studentIds: string[],
 ): Promise<ChangedSummaries> {
+  if (studentIds.length === 0) return new Map();
   const ids = JSON.stringify([...new Set(studentIds)].sort());
   const bumped = await queryRows<{ studentId: string; revision: number; wasKept: boolean }>(
     tx,

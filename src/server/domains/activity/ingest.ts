@@ -160,10 +160,17 @@ export async function ingestActivity(
   });
   if (rows.length === 0) return sortResult(result);
 
-  const { outcomes, changed } = await db.transaction(async (transaction) => {
+  const { outcomes, credited, changed } = await db.transaction(async (transaction) => {
     const tx = transaction as unknown as Database;
     const stored = await storeBatch(tx, appId, rows, now, limits);
-    return { outcomes: stored, changed: await markHomeSummariesChanged(tx, creditedStudents(rows, stored)) };
+    const creditedIds = rows
+      .filter((_, position) => stored[position]?.kind === "accepted")
+      .map((row) => row.student.sourcedId);
+    return {
+      outcomes: stored,
+      credited: creditedIds,
+      changed: await markHomeSummariesChanged(tx, creditedIds),
+    };
   });
   await rewriteHomeSummaries(db, changed, now);
   rows.forEach((row, position) => {
@@ -182,14 +189,9 @@ export async function ingestActivity(
       result.rejected.push({ index: row.index, eventId, reason: outcome.reason });
     else result.duplicates.push({ index: row.index, eventId });
   });
-  const credited = creditedStudents(rows, outcomes);
   if (credited.length) await onCredited(credited);
   return sortResult(result);
 }
-
-/** The students of the accepted events (one entry per event). */
-const creditedStudents = (rows: ScoredEvent[], outcomes: Outcome[]) =>
-  rows.filter((_, position) => outcomes[position]?.kind === "accepted").map((row) => row.student.sourcedId);
 
 type Outcome =
   | { kind: "accepted" | "duplicate" }
