@@ -1,6 +1,5 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
 import { ONEROSTER_BASE_PATH } from "../shared/contracts/api-clients";
 import type { PublicConfig } from "../shared/contracts/config";
@@ -16,6 +15,7 @@ import { courseRoutes } from "./domains/rostering/course-routes";
 import { oneRosterRoutes } from "./domains/rostering/oneroster/routes";
 import { rosteringRoutes } from "./domains/rostering/routes";
 import { loadSession, requireSession } from "./lib/auth";
+import { compressJson } from "./lib/compress-json";
 import type { AppDeps, AppEnv } from "./lib/context";
 import { AppError } from "./lib/errors";
 import { guardStateChangingRequests } from "./lib/request-guard";
@@ -41,7 +41,7 @@ export function createApp(deps: AppDeps) {
   );
   // JSON answers only: the built files come precompressed, and the roster import's progress
   // lines (x-ndjson) must reach the browser as they are written, not when a gzip block fills.
-  app.use("*", compress({ contentTypeFilter: /^application\/json/ }));
+  app.use("*", compressJson());
   app.use("*", rejectUnstorableUrlText);
   app.use(
     "/api/*",

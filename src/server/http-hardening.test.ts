@@ -163,6 +163,37 @@ describe("compression", () => {
     expect(JSON.parse(gunzipSync(bytes).toString("utf8"))).toEqual(JSON.parse(plainBody));
   });
 
+  it("leaves a small answer, and a client that refuses gzip, with the plain JSON", async () => {
+    const small = await t.request("/api/health", { headers: { "accept-encoding": "gzip" } });
+    expect(small.headers.get("content-encoding")).toBeNull();
+    expect(small.headers.get("vary")).toContain("Accept-Encoding");
+    expect(await small.json()).toMatchObject({ ok: true });
+
+    const refused = await t.request("/api/admin/users?limit=100", {
+      cookie: admin,
+      headers: { "accept-encoding": "gzip;q=0, identity" },
+    });
+    expect(refused.headers.get("content-encoding")).toBeNull();
+    expect((await refused.json()).data).toBeDefined();
+  });
+
+  it("weakens a gzipped answer's ETag, and the weak tag still gets a 304", async () => {
+    const guide = await t.signIn("guide@dash.demo");
+    const headers = { "accept-encoding": "gzip" };
+    const first = await t.request("/api/guide/students", { cookie: guide, headers });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("content-encoding")).toBe("gzip");
+    const tag = first.headers.get("etag") ?? "";
+    expect(tag).toMatch(/^W\/"/);
+
+    const again = await t.request("/api/guide/students", {
+      cookie: guide,
+      headers: { ...headers, "if-none-match": tag },
+    });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+  });
+
   it("serves a built file precompressed, as it was written", async () => {
     const response = await t.request("/assets/index-abc123.js", { headers: { "accept-encoding": "gzip" } });
     expect(response.status).toBe(200);

@@ -277,7 +277,9 @@ async function openPool(
   connectionString: string,
   options: { max: number; preparedStatements: boolean },
 ): Promise<pg.Pool> {
-  const pool = new pg.Pool({ connectionString, max: options.max });
+  // A connection once opened stays open: opening it again, and preparing its statements again,
+  // is what the first seconds of a rush after a quiet hour cannot afford.
+  const pool = new pg.Pool({ connectionString, max: options.max, idleTimeoutMillis: 0 });
   // An idle connection the server ended (a restart, a dropped database) must not crash the
   // process: the pool has already discarded it and opens a new one for the next query.
   pool.on("error", () => {});

@@ -9,7 +9,16 @@ export type SubjectGoals = Record<string, number>;
 export const FALLBACK_DAILY_GOALS: SubjectGoals = { Math: 30, Reading: 30, Language: 20, Science: 20 };
 
 export async function schoolDailyGoals(db: Database): Promise<SubjectGoals> {
-  const stored = await getMeta(db, "daily_xp_goals");
+  return dailyGoalsFrom(await getMeta(db, "daily_xp_goals"));
+}
+
+/**
+ * The school's daily goals as a column, for a query that needs them anyway: the hot pages read
+ * them in the same round trip as their figures. `dailyGoalsFrom` reads the column's value.
+ */
+export const storedDailyGoals = sql`(select m.value from app_meta m where m.key = 'daily_xp_goals')`;
+
+export function dailyGoalsFrom(stored: unknown): SubjectGoals {
   return stored && typeof stored === "object" ? (stored as SubjectGoals) : FALLBACK_DAILY_GOALS;
 }
 

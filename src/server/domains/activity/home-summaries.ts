@@ -4,7 +4,7 @@ import { localDateOf } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
-import { studentIdsInReach } from "../rostering/scope";
+import { studentVisibleTo } from "../rostering/scope";
 import { studentSummaries } from "./summaries";
 
 /** What is stored of a summary: everything but the student's name, grades and timezone, read live. */
@@ -209,13 +209,11 @@ interface AppFreshness {
  */
 export async function studentHome(db: Database, actor: Actor, studentId: string, now: Date) {
   const forbidden = new AppError("forbidden", "You do not have access to this student");
-  const reach = studentIdsInReach(actor);
-  if (!reach) throw forbidden;
+  const visible = studentVisibleTo(actor, studentId);
+  if (!visible) throw forbidden;
   const [row] = await queryRows<StoredRow & { isAllowed: boolean; apps: AppFreshness[] | null }>(
     db,
-    sql`select ${identityColumns},
-          (exists (select 1 from user_roles r where r.user_sourced_id = u.sourced_id and lower(r.role) = 'student')
-            and u.sourced_id in (${reach})) as "isAllowed",
+    sql`select ${identityColumns}, ${visible} as "isAllowed",
           (select json_agg(json_build_object('appId', a.id, 'name', a.name, 'icon', a.icon, 'launchUrl', a.launch_url,
               'subjects', a.subjects,
               'lastReportedAt', (select to_char(max(m.last_event_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')

@@ -11,7 +11,7 @@ import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { classIdsInGuideReach, studentIdsInReach } from "../rostering/scope";
-import { schoolDailyGoals } from "./goals";
+import { dailyGoalsFrom, schoolDailyGoals, storedDailyGoals } from "./goals";
 
 /** The school's days: the default range ends today there. */
 const SCHOOL_TIME_ZONE = "America/New_York";
@@ -75,16 +75,19 @@ export async function learningMetrics(
     target = scope;
   }
 
-  const [candidates, goals] = await Promise.all([
-    queryRows<{ sourcedId: string; givenName: string; familyName: string; allowed: boolean }>(
-      db,
-      sql`select u.sourced_id as "sourcedId", u.given_name as "givenName", u.family_name as "familyName",
-            u.sourced_id in (${scope}) as allowed
-          from users u where u.sourced_id in (${target})
-          order by u.family_name, u.given_name, u.sourced_id`,
-    ),
-    schoolDailyGoals(readDb),
-  ]);
+  const candidates = await queryRows<{
+    sourcedId: string;
+    givenName: string;
+    familyName: string;
+    allowed: boolean;
+    schoolGoals: unknown;
+  }>(
+    db,
+    sql`select u.sourced_id as "sourcedId", u.given_name as "givenName", u.family_name as "familyName",
+          u.sourced_id in (${scope}) as allowed, ${storedDailyGoals} as "schoolGoals"
+        from users u where u.sourced_id in (${target})
+        order by u.family_name, u.given_name, u.sourced_id`,
+  );
   if (named && (candidates.length < new Set(named).size || candidates.some((student) => !student.allowed))) {
     throw studentForbidden();
   }
@@ -92,6 +95,7 @@ export async function learningMetrics(
     .filter((student) => student.allowed)
     .map(({ sourcedId, givenName, familyName }) => ({ sourcedId, givenName, familyName }));
 
+  const goals = candidates[0] ? dailyGoalsFrom(candidates[0].schoolGoals) : await schoolDailyGoals(db);
   const rows = students.length
     ? await totals(
         readDb,

@@ -176,10 +176,15 @@ export function activityRoutes({ db, readDb, auth, live }: AppDeps) {
           if (daysBetween(request.startDate, request.endDate) >= MAX_HEATMAP_DAYS) {
             throw new AppError("validation_failed", `Ask for at most ${MAX_HEATMAP_DAYS} days at a time`);
           }
-          if (!(await canSeeStudent(db, actor, request.userId))) throw forbidden();
-          // Days are the student's own, whatever timezone the viewer is in. Who may see whom was
-          // asked of the primary; the figures may lag a second behind it.
-          const data = await xpHeatmap(readDb, request.userId, request.startDate, request.endDate);
+          // Days are the student's own, whatever timezone the viewer is in.
+          const data = await xpHeatmap(
+            { db, readDb },
+            actor,
+            request.userId,
+            request.startDate,
+            request.endDate,
+          );
+          if (!data) throw forbidden();
           return c.json({ success: true, data, error: null });
         } catch (error) {
           if (!(error instanceof AppError)) throw error;

@@ -2,7 +2,15 @@ import { type SQL, sql } from "drizzle-orm";
 import type { StudentSummary } from "../../../shared/contracts/activity";
 import { addDays, datesAfter, localDateOf, weekStartOf } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
-import { allGoalsMet, goalsWith, holidaysOf, ownGoalsOf, schoolDailyGoals, streakOf } from "./goals";
+import {
+  allGoalsMet,
+  dailyGoalsFrom,
+  goalsWith,
+  holidaysOf,
+  ownGoalsOf,
+  storedDailyGoals,
+  streakOf,
+} from "./goals";
 
 /** The first look back: this week, and a streak of up to two school weeks. */
 const RECENT_DAYS = 14;
@@ -58,36 +66,35 @@ async function summariesWhere(db: Database, students: SQL, now: Date): Promise<S
   const latest = addDays(utcToday, 1);
   const recentFrom = addDays(utcToday, -1 - RECENT_DAYS);
   const streakFrom = addDays(utcToday, -1 - STREAK_WINDOW_DAYS);
-  const [people, defaultGoals] = await Promise.all([
-    queryRows<
-      ActivityColumns & {
-        sourcedId: string;
-        givenName: string;
-        familyName: string;
-        timezone: string;
-        grades: string[];
-        goalSubjects: string[] | null;
-        goalXp: number[] | null;
-        holidayOffsets: number[] | null;
-      }
-    >(
-      db,
-      sql`select u.sourced_id as "sourcedId", u.given_name as "givenName", u.family_name as "familyName",
-            u.timezone, u.grades, a.*, g.subjects as "goalSubjects", g.daily_xp as "goalXp", h.offsets as "holidayOffsets"
+  const people = await queryRows<
+    ActivityColumns & {
+      sourcedId: string;
+      givenName: string;
+      familyName: string;
+      timezone: string;
+      grades: string[];
+      goalSubjects: string[] | null;
+      goalXp: number[] | null;
+      holidayOffsets: number[] | null;
+      schoolGoals: unknown;
+    }
+  >(
+    db,
+    sql`select u.sourced_id as "sourcedId", u.given_name as "givenName", u.family_name as "familyName",
+            u.timezone, u.grades, a.*, g.subjects as "goalSubjects", g.daily_xp as "goalXp", h.offsets as "holidayOffsets",
+            ${storedDailyGoals} as "schoolGoals"
           from users u
             left join lateral (${activityOf(sql`u.sourced_id`, recentFrom, latest)}) a on true
             left join lateral (${ownGoalsOf(sql`u.sourced_id`)}) g on true
             left join lateral (${holidaysOf(sql`u.sourced_id`, streakFrom, latest)}) h on true
           where ${students}
           order by u.family_name, u.given_name`,
-    ),
-    schoolDailyGoals(db),
-  ]);
+  );
 
   const recentDates = datesAfter(recentFrom);
   const summaries = people.map((student) => {
     const today = localDateOf(now, student.timezone);
-    const goals = goalsWith(defaultGoals, student.goalSubjects, student.goalXp);
+    const goals = goalsWith(dailyGoalsFrom(student.schoolGoals), student.goalSubjects, student.goalXp);
     const holidays = new Set(student.holidayOffsets?.map((offset) => addDays(streakFrom, offset)));
     const activity = readActivity(student, recentDates);
     const streakSince = (since: string) =>

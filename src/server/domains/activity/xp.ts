@@ -6,6 +6,7 @@ import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { users } from "../rostering/schema";
+import { studentVisibleTo } from "../rostering/scope";
 import { type ChangedSummaries, markHomeSummariesChanged, rewriteHomeSummaries } from "./home-summaries";
 import { upsertDailyTotals } from "./ingest";
 import { heldEventsOfDay } from "./review";
@@ -23,20 +24,38 @@ export async function studentTimezone(db: Database, studentId: string): Promise<
 }
 
 /**
- * XP per day of the student's own calendar, every day of the range, from the daily totals. The
- * totals come as one string of "day offset, XP" pairs, the cheapest shape to pass on.
+ * XP per day of the student's own calendar, every day of the range, from the daily totals, or null
+ * when the caller may not see the student. Who may see whom is always asked of the primary: in the
+ * same query when the figures come from it too, else first, and the figures from the replica (a
+ * second behind at most). The totals come as one string of "day offset, XP" pairs, the cheapest
+ * shape to pass on.
  */
-export async function xpHeatmap(db: Database, studentId: string, startDate: string, endDate: string) {
-  const [row] = await queryRows<{ figures: string | null }>(
+export async function xpHeatmap(
+  { db, readDb }: { db: Database; readDb: Database },
+  actor: Actor,
+  studentId: string,
+  startDate: string,
+  endDate: string,
+) {
+  const visible = studentVisibleTo(actor, studentId);
+  if (!visible) return null;
+  const figures = sql`(select string_agg((local_date - ${startDate}::date) || ' ' || xp, ',')
+    from daily_student_metrics
+    where student_sourced_id = ${studentId} and local_date between ${startDate} and ${endDate}) as figures`;
+  const onPrimary = readDb === db;
+  const [check] = await queryRows<{ allowed: boolean; figures?: string | null }>(
     db,
-    sql`select string_agg((local_date - ${startDate}::date) || ' ' || xp, ',') as figures from daily_student_metrics
-        where student_sourced_id = ${studentId} and local_date between ${startDate} and ${endDate}`,
+    sql`select ${visible} as allowed${onPrimary ? sql`, ${figures}` : sql``}`,
   );
+  if (!check?.allowed) return null;
+  const pairs = onPrimary
+    ? check.figures
+    : (await queryRows<{ figures: string | null }>(readDb, sql`select ${figures}`))[0]?.figures;
   const days = Array.from({ length: daysBetween(startDate, endDate) + 1 }, (_, offset) => ({
     date: addDays(startDate, offset),
     xpGained: 0,
   }));
-  for (const pair of row?.figures?.split(",") ?? []) {
+  for (const pair of pairs?.split(",") ?? []) {
     const [offset, xp] = pair.split(" ");
     const day = days[Number(offset)] as { xpGained: number };
     day.xpGained = Math.round((day.xpGained + Number(xp)) * 100) / 100;

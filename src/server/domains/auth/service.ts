@@ -243,9 +243,19 @@ export function createAuthService(
     const at = now();
     const changesHeardBefore = changesHeard;
 
+    // The session is read and, when it is due, touched in one statement: the touch sees the row
+    // as the read does, and applies only to a session the read finds current.
     const [row] = await queryRows<SessionRow>(
       db,
       sql`
+      with touched as (
+        update sessions set last_seen_at = ${at}::timestamptz
+        where token_hash = ${tokenHash} and expires_at > ${at}::timestamptz
+          and last_seen_at > ${new Date(at.getTime() - settings.sessionIdleMinutes * MINUTE)}::timestamptz
+          and last_seen_at <= ${new Date(at.getTime() - TOUCH_INTERVAL_MS)}::timestamptz
+          and exists (select 1 from users u where u.sourced_id = sessions.user_sourced_id and ${isActiveUser})
+        returning token_hash
+      )
       select ${userProfileColumns}, s.expires_at as "expiresAt", s.last_seen_at as "lastSeenAt",
         s.impersonated_user_sourced_id as "impersonatedUserSourcedId", s.impersonation_reason as "impersonationReason",
         s.impersonation_started_at as "impersonationStartedAt", s.impersonation_expires_at as "impersonationExpiresAt",
@@ -264,9 +274,6 @@ export function createAuthService(
     if (isExpired) {
       await endSession(tokenHash, { action: "expire", ipAddress: null });
       return null;
-    }
-    if (at.getTime() - lastSeenAt >= TOUCH_INTERVAL_MS) {
-      await db.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.tokenHash, tokenHash));
     }
     const session: SignedInSession = {
       tokenHash,

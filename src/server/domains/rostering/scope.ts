@@ -115,16 +115,21 @@ export function classIdsInReach(actor: Actor): SQL | null {
 
 /**
  * Whether the caller, in their active role, may see a student's data: the student themself, one
- * of their parents or guardians, one of their Guides, or an administrator.
+ * of their parents or guardians, one of their Guides, or an administrator. As a condition, for a
+ * query that reads the student's data in the same round trip; null when the role sees no one.
  */
-export async function canSeeStudent(db: Database, actor: Actor, studentId: string): Promise<boolean> {
+export function studentVisibleTo(actor: Actor, studentId: string): SQL | null {
   const reach = studentIdsInReach(actor);
-  if (!reach) return false;
-  const [row] = await queryRows<{ allowed: boolean }>(
-    db,
-    sql`select (exists (select 1 from user_roles r where r.user_sourced_id = ${studentId} and lower(r.role) = 'student')
-      and ${studentId} in (${reach})) as allowed`,
-  );
+  if (!reach) return null;
+  return sql`(exists (select 1 from user_roles r where r.user_sourced_id = ${studentId} and lower(r.role) = 'student')
+    and ${studentId} in (${reach}))`;
+}
+
+/** The same, asked on its own. */
+export async function canSeeStudent(db: Database, actor: Actor, studentId: string): Promise<boolean> {
+  const visible = studentVisibleTo(actor, studentId);
+  if (!visible) return false;
+  const [row] = await queryRows<{ allowed: boolean }>(db, sql`select ${visible} as allowed`);
   return Boolean(row?.allowed);
 }
 
