@@ -96,7 +96,9 @@ export async function openEmptyTestDatabase(): Promise<{
 
 /** Waits until the replica has replayed everything the primary had written when asked. */
 export async function waitForReplay(primary: pg.Client, replicaUrl: string, timeoutMs = 30_000) {
-  const { rows } = await primary.query<{ lsn: string }>("select pg_current_wal_lsn()::text as lsn");
+  // The insert position, not the write position: with asynchronous commit (as the test clusters
+  // run), a commit can be acknowledged before its WAL is written.
+  const { rows } = await primary.query<{ lsn: string }>("select pg_current_wal_insert_lsn()::text as lsn");
   const replica = new pg.Client({ connectionString: replicaUrl });
   await replica.connect();
   try {
