@@ -92,13 +92,25 @@ async function startServer(
 
 /**
  * The primary of `WORKERS` server processes sharing the port (node:cluster): forks them, replaces
- * one that ends, and on SIGTERM or SIGINT stops them all, each finishing its requests first.
+ * one that ends, and on SIGTERM or SIGINT stops them all, each finishing its requests first. When
+ * a process ends before any has ever served (a port in use, a database it cannot reach), the next
+ * would end the same way: the primary stops instead, after that process's error.
  */
 async function superviseWorkers(env: Env, logger: Logger) {
   let isShuttingDown = false;
+  let hasServed = false;
   const replacements = new Set<NodeJS.Timeout>();
+  cluster.on("listening", () => {
+    hasServed = true;
+  });
   cluster.on("exit", (worker: Worker, code, signal) => {
     if (isShuttingDown) return;
+    if (!hasServed) {
+      isShuttingDown = true;
+      logger.error("no server process could start; stopping", { pid: worker.process.pid, code, signal });
+      for (const other of Object.values(cluster.workers ?? {})) other?.process.kill("SIGKILL");
+      process.exit(1);
+    }
     logger.warn("server process ended; starting another", { pid: worker.process.pid, code, signal });
     const timer = setTimeout(() => {
       replacements.delete(timer);

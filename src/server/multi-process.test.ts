@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -171,6 +172,37 @@ describe.skipIf(template.kind !== "postgres")("several server processes on one P
       for (const server of started.splice(0)) expect(await server.stop()).toBe(0);
     });
   });
+
+  it("WORKERS=2 stops with the error when no server process can start", async () => {
+    // The primary readies the database; its server processes then find the port taken.
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    try {
+      const server = spawnServer({
+        args: ["--api-only"],
+        env: serverProcessEnv({
+          DATABASE_URL: databaseUrl,
+          DATABASE_DIRECT_URL: directUrl,
+          DATA_DIR: path.join(folder, "data"),
+          DASH_SECRET_KEY: "a-test-key-that-is-long-enough-for-dash-0123456789",
+          WORKERS: "2",
+          PORT: String((taken.address() as AddressInfo).port),
+        }),
+        startTimeoutMs: 240_000,
+      });
+      started.push(server);
+      const code = await new Promise<number | null>((resolve) => {
+        if (server.child.exitCode !== null) resolve(server.child.exitCode);
+        else server.child.once("exit", resolve);
+      });
+      expect(code).toBe(1);
+      expect(server.output()).toContain("EADDRINUSE");
+      expect(server.output()).toContain("no server process could start; stopping");
+      expect(server.output()).not.toContain("starting another");
+    } finally {
+      taken.close();
+    }
+  }, 300_000);
 
   it("WORKERS=2 serves from two processes on one port, replaces one that dies and stops them all on SIGTERM", async () => {
     const cluster = start(2);

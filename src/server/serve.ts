@@ -92,8 +92,11 @@ export async function serveRequests(options: {
   timer.step("createApp");
   jobs.start(JOBS_START_DELAY_MS);
 
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+  // A port it cannot take (in use, not allowed) ends the start with that error: the process must
+  // not stay up without serving.
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const listening = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+      listening.off("error", reject);
       timer.step("listen");
       logger.info("listening", {
         url: `http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${info.port}`,
@@ -104,6 +107,7 @@ export async function serveRequests(options: {
       });
       resolve(listening);
     });
+    listening.once("error", reject);
   });
 
   let isShuttingDown = false;

@@ -1,12 +1,13 @@
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { withDatabase } from "./test/global-setup";
-import { serverProcessEnv, startServer as startServerProcess } from "./test/server-process";
+import { serverProcessEnv, spawnServer, startServer as startServerProcess } from "./test/server-process";
 
 /**
  * The real server process: start-up without demo data, the create-admin command, a clean
@@ -106,5 +107,25 @@ describe("the server process", () => {
       },
     ]);
     expect(await third.stop()).toBe(0);
+  }, 120_000);
+
+  it("ends with the error when its port is taken, instead of staying up without serving", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    try {
+      const server = spawnServer({
+        env: { ...childEnv(), PORT: String((taken.address() as AddressInfo).port) },
+        args: ["--api-only"],
+        startTimeoutMs: 60_000,
+      });
+      const code = await new Promise<number | null>((resolve) => {
+        if (server.child.exitCode !== null) resolve(server.child.exitCode);
+        else server.child.once("exit", resolve);
+      });
+      expect(code).toBe(1);
+      expect(server.output()).toMatch(/Dash could not start: .*EADDRINUSE/);
+    } finally {
+      taken.close();
+    }
   }, 120_000);
 });
