@@ -46,7 +46,8 @@ describe.skipIf(template.kind !== "postgres")("several server processes on one P
     if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
-  function start(workers: number): ServerProcess {
+  /** Spawns `workers` server processes on the test's database; `extra` goes on top of their environment. */
+  function start(workers: number, extra: Record<string, string> = {}): ServerProcess {
     const server = spawnServer({
       args: ["--api-only"],
       env: serverProcessEnv({
@@ -55,6 +56,7 @@ describe.skipIf(template.kind !== "postgres")("several server processes on one P
         DATA_DIR: path.join(folder, "data"),
         DASH_SECRET_KEY: "a-test-key-that-is-long-enough-for-dash-0123456789",
         WORKERS: String(workers),
+        ...extra,
       }),
       // Generous: on a busy machine a process takes a minute or more to load and start.
       startTimeoutMs: 240_000,
@@ -178,24 +180,8 @@ describe.skipIf(template.kind !== "postgres")("several server processes on one P
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
     try {
-      const server = spawnServer({
-        args: ["--api-only"],
-        env: serverProcessEnv({
-          DATABASE_URL: databaseUrl,
-          DATABASE_DIRECT_URL: directUrl,
-          DATA_DIR: path.join(folder, "data"),
-          DASH_SECRET_KEY: "a-test-key-that-is-long-enough-for-dash-0123456789",
-          WORKERS: "2",
-          PORT: String((taken.address() as AddressInfo).port),
-        }),
-        startTimeoutMs: 240_000,
-      });
-      started.push(server);
-      const code = await new Promise<number | null>((resolve) => {
-        if (server.child.exitCode !== null) resolve(server.child.exitCode);
-        else server.child.once("exit", resolve);
-      });
-      expect(code).toBe(1);
+      const server = start(2, { PORT: String((taken.address() as AddressInfo).port) });
+      expect(await server.exited()).toBe(1);
       expect(server.output()).toContain("EADDRINUSE");
       expect(server.output()).toContain("no server process could start; stopping");
       expect(server.output()).not.toContain("starting another");

@@ -118,11 +118,7 @@ describe("the server process", () => {
         args: ["--api-only"],
         startTimeoutMs: 60_000,
       });
-      const code = await new Promise<number | null>((resolve) => {
-        if (server.child.exitCode !== null) resolve(server.child.exitCode);
-        else server.child.once("exit", resolve);
-      });
-      expect(code).toBe(1);
+      expect(await server.exited()).toBe(1);
       expect(server.output()).toMatch(/Dash could not start: .*EADDRINUSE/);
     } finally {
       taken.close();

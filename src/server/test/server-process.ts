@@ -39,6 +39,8 @@ export interface ServerProcess {
   output: () => string;
   /** The URL of each `listening` line, once there are `count` (one per worker when WORKERS > 1). */
   listening: (count: number) => Promise<string[]>;
+  /** Its exit code, once it has ended by itself. */
+  exited: () => Promise<number | null>;
   /** SIGTERM, then its exit code; SIGKILL (and a null code) when it has not exited within `graceMs`. */
   stop: (graceMs?: number) => Promise<number | null>;
 }
@@ -104,7 +106,7 @@ export function spawnServer(options: ServerProcessOptions): ServerProcess {
     return code;
   };
 
-  return { child, output: () => output, listening, stop };
+  return { child, output: () => output, listening, exited: () => exit, stop };
 }
 
 /**
