@@ -49,7 +49,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `rm -rf ${dataDir} && node --import tsx src/server/index.ts`,
+    command: `rm -rf ${dataDir} && node src/server/start.ts`,
     url: `${baseURL}/api/health`,
     env: {
       PORT: String(port),

@@ -62,7 +62,7 @@ export function readBenchArgs<Options extends ParseArgsOptionsConfig>(options: O
 
 // ---------------------------------------------------------------------------------------------
 // Child processes. Each one runs in its own process group (detached), so a signal to the group
-// reaches tsx and the node process it starts; every live group is registered for cleanup.
+// reaches every process it started; every live group is registered for cleanup.
 
 const liveGroups = new Set<number>();
 
@@ -144,10 +144,9 @@ export function startChild(
 }
 
 /**
- * SIGTERM to the group leader only (tsx relays it to the server, as with `npm start` under a process
- * manager), then a bounded wait; SIGKILL to the whole group when it takes longer than `timeoutMs`.
- * Not to the group: the server would then get SIGTERM twice, and tsx exits 143 instead of the server's 0
- * when the server finishes before tsx's own 30 ms relay handshake.
+ * SIGTERM to the group leader only (the server, as with `npm start` under a process manager), then
+ * a bounded wait; SIGKILL to the whole group when it takes longer than `timeoutMs`. Not to the
+ * group: the primary of several server processes stops them itself.
  */
 export async function stopChild(
   child: Child,
@@ -230,7 +229,7 @@ export async function startServer(options: {
 
   const started = performance.now();
   // As `npm start` runs it: one node process, so SIGTERM reaches the server itself.
-  const child = startChild(process.execPath, ["--import", "tsx", "src/server/index.ts"], {
+  const child = startChild(process.execPath, ["src/server/start.ts"], {
     cwd: options.projectRoot,
     env,
   });

@@ -32,7 +32,7 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 const EMAIL = "student@dash.demo";
 const PASSWORD = "dash-demo";
 const TARGET_ME_P95_MS = 10;
-const TARGET_RESTART_MS = 10_000;
+const TARGET_RESTART_MS = 3_000;
 const START_TIMEOUT_MS = 180_000;
 const WITH_POSTGRES_SKIPPED = 3;
 // CPU cores used by other processes during a PGlite run above which its numbers are called disturbed.

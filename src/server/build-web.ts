@@ -15,11 +15,15 @@ function newestModification(entry: string): number {
   return newest;
 }
 
+/** Whether `builtFile` is missing or older than any of `sources` (files or folders). */
+export function isBuildStale(projectRoot: string, sources: string[], builtFile: string): boolean {
+  if (!existsSync(builtFile)) return true;
+  const builtAt = statSync(builtFile).mtimeMs;
+  return sources.some((source) => newestModification(path.join(projectRoot, source)) > builtAt);
+}
+
 export function isWebBuildStale(projectRoot: string, outDir: string): boolean {
-  const builtIndex = path.join(outDir, "index.html");
-  if (!existsSync(builtIndex)) return true;
-  const builtAt = statSync(builtIndex).mtimeMs;
-  return WEB_SOURCES.some((source) => newestModification(path.join(projectRoot, source)) > builtAt);
+  return isBuildStale(projectRoot, WEB_SOURCES, path.join(outDir, "index.html"));
 }
 
 /**

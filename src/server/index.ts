@@ -2,14 +2,14 @@ import cluster, { type Worker } from "node:cluster";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureWebBuild } from "./build-web";
+import { configuredDatabase, openDatabase } from "./db/client";
 import { type Env, readEnv } from "./env";
 import { keepServingOnUncaughtErrors } from "./lib/last-resort";
 import { createLogger, type Logger } from "./lib/logger";
 import { createStepTimer, type StepTimer } from "./lib/step-timer";
 
-// The entry point imports little: the server's own modules (serve.ts) load while the database
-// opens, since each takes seconds on a busy machine and PGlite's start partly runs off the main
-// thread.
+// The database starts opening before the server's own modules (serve.ts) are readied: PGlite's
+// start, the longest step, runs on a thread of its own meanwhile.
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const distDir = path.join(projectRoot, "dist");
@@ -47,10 +47,10 @@ async function main() {
   if (!isApiOnly) await ensureWebBuild(projectRoot, distDir, logger);
   timer.step("webBuildCheck");
   if (env.WORKERS > 1) {
-    const [{ readyDatabase }, { resolveSecretKey }, database] = await Promise.all([
+    const [database, { readyDatabase }, { resolveSecretKey }] = await Promise.all([
+      openConfiguredDatabase(env, logger),
       import("./serve"),
       import("./startup-checks"),
-      openConfiguredDatabase(env, logger),
     ]);
     timer.step("loadAndOpen");
     // Here, not in each server process: a missing key in production stops the start once.
@@ -62,8 +62,7 @@ async function main() {
   return startServer(env, logger, timer, { readiesDatabase: true });
 }
 
-async function openConfiguredDatabase(env: Env, logger: Logger) {
-  const { configuredDatabase, openDatabase } = await import("./db/client");
+function openConfiguredDatabase(env: Env, logger: Logger) {
   // Another process now writes to the embedded database: stop at once, without closing it.
   return openDatabase(configuredDatabase(env, logger, () => process.exit(1)));
 }
@@ -74,9 +73,9 @@ async function startServer(
   timer: StepTimer,
   options: { readiesDatabase: boolean },
 ) {
-  const [{ readyDatabase, serveRequests }, database] = await Promise.all([
-    import("./serve"),
+  const [database, { readyDatabase, serveRequests }] = await Promise.all([
     openConfiguredDatabase(env, logger),
+    import("./serve"),
   ]);
   timer.step("loadAndOpen");
   if (options.readiesDatabase) await readyDatabase(database, env, logger, timer);

@@ -2,6 +2,10 @@ const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as cons
 export type LogLevel = keyof typeof LEVELS;
 type Fields = Record<string, unknown>;
 
+export function isLogLevel(value: unknown): value is LogLevel {
+  return typeof value === "string" && Object.hasOwn(LEVELS, value);
+}
+
 export interface Logger {
   debug(message: string, fields?: Fields): void;
   info(message: string, fields?: Fields): void;

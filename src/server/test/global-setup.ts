@@ -5,8 +5,10 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
+import { ensureServerBuild } from "../build-server";
 import { openDatabase } from "../db/client";
 import { readEnv } from "../env";
+import { createLogger } from "../lib/logger";
 import { seedDemoSchool } from "../seed/demo-school";
 
 /**
@@ -14,8 +16,10 @@ import { seedDemoSchool } from "../seed/demo-school";
  * copy of it. PGlite: a dumped data directory. PostgreSQL (DATABASE_URL set): a template database.
  * Databases are created, copied and dropped on the server itself (DATABASE_DIRECT_URL when a
  * pooler stands in front): a pooler's idle connections to the template would stop its copying.
+ * The tests that start the server as `npm start` does find its bundle built here, once.
  */
 export default async function setup(project: TestProject) {
+  await ensureServerBuild(process.cwd(), createLogger("warn"));
   const env = readEnv();
   if (env.DATABASE_URL) {
     const adminUrl = env.DATABASE_DIRECT_URL ?? env.DATABASE_URL;

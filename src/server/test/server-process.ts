@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
  */
 
 /** Run as `npm start` does: one node process, so a signal reaches the server itself. */
-const SERVER_ENTRY = ["--import", "tsx", "src/server/index.ts"];
+const SERVER_ENTRY = ["src/server/start.ts"];
 const LISTENING_LINE = /"msg":"listening","url":"([^"]+)"/g;
 
 /**
@@ -25,7 +25,7 @@ export function serverProcessEnv(extra: Record<string, string> = {}): NodeJS.Pro
 }
 
 export interface ServerProcessOptions {
-  /** After `src/server/index.ts`, e.g. `--api-only`. */
+  /** After `src/server/start.ts`, e.g. `--api-only`. */
   args?: string[];
   /** The whole environment; see serverProcessEnv. */
   env: NodeJS.ProcessEnv;
