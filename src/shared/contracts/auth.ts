@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LANGUAGES } from "../languages";
 import { DASH_ROLES } from "../roles";
 
 export const loginRequestSchema = z.object({
@@ -37,6 +38,18 @@ export const impersonationInfoSchema = z.object({
   expiresAt: z.string(),
 });
 
+/** What decides the language of the person who signed in, besides their browser. */
+export const languageSettingsSchema = z.object({
+  /** The language they chose; null follows their browser. */
+  own: z.enum(LANGUAGES).nullable(),
+  /** Their school's default, for a browser that asks for no language Dash speaks. */
+  school: z.enum(LANGUAGES).nullable(),
+});
+export type LanguageSettings = z.infer<typeof languageSettingsSchema>;
+
+/** `PUT /api/auth/me/language`: null goes back to following the browser. */
+export const setLanguageSchema = z.strictObject({ language: z.enum(LANGUAGES).nullable() });
+
 export const meResponseSchema = z.discriminatedUnion("isAuthenticated", [
   z.object({
     isAuthenticated: z.literal(true),
@@ -48,6 +61,8 @@ export const meResponseSchema = z.discriminatedUnion("isAuthenticated", [
     /** The active role: every permission check of the server uses it. */
     selectedRole: z.enum(DASH_ROLES).nullable(),
     availableRoles: z.array(z.enum(DASH_ROLES)),
+    /** Of the person who signed in, whomever they view as. */
+    language: languageSettingsSchema,
   }),
   z.object({ isAuthenticated: z.literal(false), user: z.null() }),
 ]);

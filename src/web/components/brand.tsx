@@ -1,3 +1,6 @@
+/** The product's name, the same in every language. */
+const PRODUCT_NAME = "Dash";
+
 /** The Dash wordmark with its chart-line logo. */
 export function Brand({ size = "md" }: { size?: "md" | "lg" }) {
   const box = size === "lg" ? "h-11 w-11" : "h-8 w-8";
@@ -14,7 +17,9 @@ export function Brand({ size = "md" }: { size?: "md" | "lg" }) {
           strokeLinejoin="round"
         />
       </svg>
-      <span className={`font-extrabold tracking-tight ${size === "lg" ? "text-3xl" : "text-xl"}`}>Dash</span>
+      <span className={`font-extrabold tracking-tight ${size === "lg" ? "text-3xl" : "text-xl"}`}>
+        {PRODUCT_NAME}
+      </span>
     </span>
   );
 }

@@ -1,9 +1,11 @@
 import { useParams, useSearch } from "@tanstack/react-router";
+import { useTranslation } from "react-i18next";
 import type { PageRoute } from "../../shared/routes";
 import { Card, PageHeader } from "./page-header";
 
 /** A page whose content is still to come: its title, what it will hold and the state its address carries. */
 export function PlaceholderPage({ route }: { route: PageRoute }) {
+  const { t } = useTranslation();
   const params = useParams({ strict: false }) as Record<string, string>;
   const search = useSearch({ strict: false }) as Record<string, unknown>;
   const state = [
@@ -14,13 +16,13 @@ export function PlaceholderPage({ route }: { route: PageRoute }) {
   ];
   return (
     <div>
-      <PageHeader title={route.title} description={route.summary} />
+      <PageHeader title={t(`pages.${route.path}.title`)} description={t(`pages.${route.path}.summary`)} />
       <Card>
-        <p className="text-slate-700 dark:text-slate-200">This page is coming soon.</p>
+        <p className="text-slate-700 dark:text-slate-200">{t("placeholder.comingSoon")}</p>
         {state.length > 0 && (
           <>
             <h2 className="mt-5 text-sm font-semibold text-slate-600 dark:text-slate-300">
-              From the address
+              {t("placeholder.fromAddress")}
             </h2>
             <dl
               className="mt-2 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 text-sm"

@@ -1,38 +1,57 @@
-/** Display formats for dates and XP; `yyyy-MM-dd` dates are calendar days, shown as they are. */
+import { currentLanguage, i18next } from "./i18n";
 
-// en-US names ("Sep", not en-GB's "Sept"), in the day-month order of "Mon 3 Nov".
-const weekdayFormat = new Intl.DateTimeFormat("en-US", { weekday: "short", timeZone: "UTC" });
-const monthFormat = new Intl.DateTimeFormat("en-US", { month: "short", timeZone: "UTC" });
-const xpFormat = new Intl.NumberFormat("en", { maximumFractionDigits: 1 });
-const relativeFormat = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+/**
+ * Display formats, in the language the page is shown in (US conventions: en-US, es-US). One style
+ * per purpose: `dayLabel` for a day in a run of days, `dateLabel` for a date on its own.
+ * `yyyy-MM-dd` dates are calendar days, shown as they are whatever the browser's timezone.
+ */
+
+const LOCALES = { en: "en-US", es: "es-US" } as const;
+const formatters = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat | Intl.RelativeTimeFormat>();
+
+/** One formatter per language and style, made once: making one costs far more than using it. */
+function formatter<Kind extends Intl.DateTimeFormat | Intl.NumberFormat | Intl.RelativeTimeFormat>(
+  style: string,
+  make: (locale: string) => Kind,
+): Kind {
+  const language = currentLanguage();
+  const key = `${language} ${style}`;
+  let made = formatters.get(key) as Kind | undefined;
+  if (!made) {
+    made = make(LOCALES[language]);
+    formatters.set(key, made);
+  }
+  return made;
+}
+
+const dates = (style: string, options: Intl.DateTimeFormatOptions) =>
+  formatter(style, (locale) => new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" }));
 
 const noonOf = (isoDate: string) => new Date(`${isoDate}T12:00:00Z`);
 
-/** "Mon 3 Nov" */
+/** A day among days: "Mon, Nov 3" ("lun, 3 nov"). */
 export function dayLabel(isoDate: string): string {
-  const date = noonOf(isoDate);
-  return `${weekdayFormat.format(date)} ${date.getUTCDate()} ${monthFormat.format(date)}`;
+  return dates("day", { weekday: "short", month: "short", day: "numeric" }).format(noonOf(isoDate));
 }
 
-/** "3 Nov 2025" */
+/** A date on its own: "Nov 3, 2025" ("3 nov 2025"). */
 export function dateLabel(isoDate: string): string {
-  const date = noonOf(isoDate);
-  return `${date.getUTCDate()} ${monthFormat.format(date)} ${date.getUTCFullYear()}`;
+  return dates("date", { year: "numeric", month: "short", day: "numeric" }).format(noonOf(isoDate));
 }
 
-/** "Mon" */
+/** "Mon" ("lun") */
 export function weekdayLabel(isoDate: string): string {
-  return weekdayFormat.format(noonOf(isoDate));
+  return dates("weekday", { weekday: "short" }).format(noonOf(isoDate));
 }
 
-/** "Nov" */
+/** "Nov" ("nov") */
 export function monthLabel(isoDate: string): string {
-  return monthFormat.format(noonOf(isoDate));
+  return dates("month", { month: "short" }).format(noonOf(isoDate));
 }
 
 /** XP with at most one decimal: 42, 12.5. */
 export function formatXp(xp: number): string {
-  return xpFormat.format(xp);
+  return formatter("xp", (locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: 1 })).format(xp);
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -47,13 +66,16 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 /** "2 hours ago", "yesterday", "just now". */
 export function relativeTime(instant: string | Date, now: Date = new Date()): string {
   const seconds = Math.round((new Date(instant).getTime() - now.getTime()) / 1000);
-  if (Math.abs(seconds) < 45) return "just now";
+  if (Math.abs(seconds) < 45) return i18next.t("common:justNow");
+  const relative = formatter(
+    "relative",
+    (locale) => new Intl.RelativeTimeFormat(locale, { numeric: "auto" }),
+  );
   for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size || unit === "minute") {
-      return relativeFormat.format(Math.round(seconds / size), unit);
-    }
+    if (Math.abs(seconds) >= size || unit === "minute")
+      return relative.format(Math.round(seconds / size), unit);
   }
-  return "just now";
+  return i18next.t("common:justNow");
 }
 
 /** Roster grades as people say them: "03" is 3, "KG" kindergarten (K): "K, 1, 2". */
@@ -61,7 +83,7 @@ export function gradeNames(grades: string[]): string {
   return grades.map((grade) => (grade === "KG" ? "K" : grade.replace(/^0+(?=\d)/, ""))).join(", ");
 }
 
-/** Roster grades for people: "Grade 3". */
+/** Roster grades for people: "Grade 3", "Grades K, 1". */
 export function gradeLabel(grades: string[]): string {
-  return `Grade ${gradeNames(grades)}`;
+  return i18next.t("common:grade", { count: grades.length, grades: gradeNames(grades) });
 }

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { apiErrorSchema } from "../../shared/contracts/errors";
+import { currentLanguage, i18next } from "./i18n";
 
 /** A failed API call, carrying the server's readable message. */
 export class ApiRequestError extends Error {
@@ -29,7 +30,11 @@ export async function apiFetch<Schema extends z.ZodType>(
     credentials: "same-origin",
     // The server refuses a state-changing request that does not say JSON, body or not: an HTML
     // form on another site cannot say it, which is part of the defence against forged requests.
-    headers: method === "GET" ? undefined : { "Content-Type": "application/json" },
+    // Its messages come in the language the page is shown in.
+    headers: {
+      "Accept-Language": currentLanguage(),
+      ...(method !== "GET" && { "Content-Type": "application/json" }),
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
     signal: init.signal,
   });
@@ -51,7 +56,7 @@ export async function apiFetch<Schema extends z.ZodType>(
       );
     }
     throw new ApiRequestError(
-      text || response.statusText || `Request failed (${response.status})`,
+      text || response.statusText || i18next.t("common:requestFailed", { status: response.status }),
       response.status,
       "http_error",
     );

@@ -3,9 +3,11 @@ import { getCookie } from "hono/cookie";
 import { z } from "zod";
 import {
   changePasswordSchema,
+  type LanguageSettings,
   loginRequestSchema,
   type MeResponse,
   passwordResetSchema,
+  setLanguageSchema,
   startImpersonationSchema,
 } from "../../../shared/contracts/auth";
 import {
@@ -24,11 +26,14 @@ import { parseWith, readJsonBody, readQuery } from "../../lib/validation";
 import { DEMO_PASSWORD } from "../../seed/demo-accounts";
 import { findListedDemoAccounts } from "../../seed/demo-school";
 import { createImpersonation } from "./impersonation";
+import { languageSettingsOf, setPreferredLanguage } from "./language";
 import { createPasswords } from "./passwords";
 
-/** The `me` body: the signed-in user, whom they view as, and their active and available roles. */
-export function meBody(actor: Actor | null): MeResponse {
-  if (!actor) return { isAuthenticated: false, user: null };
+/**
+ * The `me` body: the signed-in user, whom they view as, their active and available roles, and
+ * what decides their language.
+ */
+function meBody(actor: Actor, language: LanguageSettings): MeResponse {
   const impersonation = actor.session.impersonation;
   return {
     isAuthenticated: true,
@@ -43,6 +48,7 @@ export function meBody(actor: Actor | null): MeResponse {
     }),
     selectedRole: actor.activeRole,
     availableRoles: actor.availableRoles,
+    language,
   };
 }
 
@@ -65,6 +71,11 @@ export function authRoutes({ db, env, auth, logger }: AppDeps) {
     windowMs: RESET_TRIES_WINDOW_MS,
   });
 
+  const meOf = async (actor: Actor | null): Promise<MeResponse> =>
+    actor
+      ? meBody(actor, await languageSettingsOf(db, actor.realUser.sourcedId))
+      : { isAuthenticated: false, user: null };
+
   return new Hono<AppEnv>()
     .post("/login", async (c) => {
       const { email, password } = await readJsonBody(c, loginRequestSchema);
@@ -78,7 +89,7 @@ export function authRoutes({ db, env, auth, logger }: AppDeps) {
       const previous = c.get("actor");
       if (previous) await auth.endSession(previous.session.tokenHash);
       setSessionCookie(c, token, cookieOptions);
-      return c.json(meBody(actorOf(session, getCookie(c, ROLE_COOKIE))));
+      return c.json(await meOf(actorOf(session, getCookie(c, ROLE_COOKIE))));
     })
     .post("/logout", async (c) => {
       const actor = c.get("actor");
@@ -105,9 +116,15 @@ export function authRoutes({ db, env, auth, logger }: AppDeps) {
       await passwords.resetWithLink(await readJsonBody(c, passwordResetSchema));
       return c.json({ ok: true });
     })
-    .get("/me", (c) => {
+    .get("/me", async (c) => {
       c.header("Cache-Control", "no-store");
-      return c.json(meBody(c.get("actor")));
+      return c.json(await meOf(c.get("actor")));
+    })
+    .put("/me/language", async (c) => {
+      const actor = currentActor(c);
+      const { language } = await readJsonBody(c, setLanguageSchema);
+      await setPreferredLanguage(db, actor.realUser.sourcedId, language);
+      return c.json({ language: await languageSettingsOf(db, actor.realUser.sourcedId) });
     })
     .get("/demo-accounts", async (c) => {
       const accounts = await findListedDemoAccounts(db, env);
@@ -117,11 +134,11 @@ export function authRoutes({ db, env, auth, logger }: AppDeps) {
       const actor = currentActor(c);
       const input = await readJsonBody(c, startImpersonationSchema);
       const session = await impersonation.start(actor, { ...input, ipAddress: clientIp(c, env.TRUST_PROXY) });
-      return c.json(meBody(actorOf(session, getCookie(c, ROLE_COOKIE))));
+      return c.json(await meOf(actorOf(session, getCookie(c, ROLE_COOKIE))));
     })
     .delete("/impersonation", async (c) => {
       const session = await impersonation.stop(currentActor(c), clientIp(c, env.TRUST_PROXY));
-      return c.json(meBody(actorOf(session, getCookie(c, ROLE_COOKIE))));
+      return c.json(await meOf(actorOf(session, getCookie(c, ROLE_COOKIE))));
     })
     .get("/impersonation/audit", async (c) => {
       requireActiveRole(c, ["administrator"], "read the impersonation audit log");

@@ -33,6 +33,8 @@ export const orgs = pgTable(
     type: text("type").notNull(),
     identifier: text("identifier"),
     parentSourcedId: text("parent_sourced_id"),
+    /** Dash's, not OneRoster's: the language of its people who chose none and whose browser asks for none Dash speaks. */
+    defaultLanguage: text("default_language"),
   },
   (table) => [index("orgs_parent_idx").on(table.parentSourcedId)],
 );
@@ -58,6 +60,8 @@ export const users = pgTable(
     primaryOrgSourcedId: text("primary_org_sourced_id"),
     /** IANA timezone in which this user's days are counted (students' XP days, for example). */
     timezone: text("timezone").notNull().default("America/New_York"),
+    /** Dash's, not OneRoster's: the language this person chose; null follows their browser. */
+    preferredLanguage: text("preferred_language"),
   },
   (table) => [
     // Sign-in is by email, compared case-insensitively.

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { buttonClass } from "./form";
 
 /** Puts text on the clipboard; outside a secure context (plain http) it falls back to a selection copy. */
@@ -22,6 +23,7 @@ async function copyText(text: string): Promise<boolean> {
 
 /** A button that copies a value, and says so in words for everyone, screen readers included. */
 export function CopyButton({ value, label }: { value: string; label: string }) {
+  const { t } = useTranslation();
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   useEffect(() => {
     if (state === "idle") return;
@@ -36,7 +38,7 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
       className={buttonClass("secondary", "shrink-0")}
     >
       <span aria-live="polite">
-        {state === "copied" ? "Copied" : state === "failed" ? "Select and copy" : "Copy"}
+        {state === "copied" ? t("copy.copied") : state === "failed" ? t("copy.failed") : t("copy.copy")}
       </span>
     </button>
   );
@@ -44,6 +46,7 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
 
 /** A read-only value in a monospace box with its copy button, for ids, URLs and secrets. */
 export function CopyableValue({ label, value }: { label: string; value: string }) {
+  const { t } = useTranslation();
   return (
     <div>
       <p className="text-sm font-medium">{label}</p>
@@ -51,7 +54,7 @@ export function CopyableValue({ label, value }: { label: string; value: string }
         <code className="min-w-0 flex-1 overflow-x-auto rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm break-all whitespace-pre-wrap dark:border-slate-700 dark:bg-slate-950">
           {value}
         </code>
-        <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} />
+        <CopyButton value={value} label={t("copy.copyWhat", { what: label })} />
       </div>
     </div>
   );

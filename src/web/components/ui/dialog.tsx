@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { ApiRequestError } from "../../lib/http";
 import { buttonClass } from "./form";
 
@@ -57,6 +58,7 @@ export function ConfirmDialog({
   onConfirm: () => Promise<unknown>;
   onClose: () => void;
 }) {
+  const { t } = useTranslation();
   const [isBusy, setIsBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   async function confirm() {
@@ -66,7 +68,7 @@ export function ConfirmDialog({
       await onConfirm();
       onClose();
     } catch (error) {
-      setFailure(failureMessage(error, "That did not work. Try again."));
+      setFailure(failureMessage(error, t("dialog.failed")));
       setIsBusy(false);
     }
   }
@@ -79,7 +81,7 @@ export function ConfirmDialog({
       )}
       <div className="mt-6 flex justify-end gap-3">
         <button type="button" onClick={onClose} className={buttonClass("secondary")}>
-          Cancel
+          {t("dialog.cancel")}
         </button>
         <button
           type="button"
@@ -87,7 +89,7 @@ export function ConfirmDialog({
           disabled={isBusy}
           className="rounded-lg border border-red-700 bg-red-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-red-800 disabled:opacity-60"
         >
-          {isBusy ? "Working…" : confirmLabel}
+          {isBusy ? t("dialog.working") : confirmLabel}
         </button>
       </div>
     </Dialog>

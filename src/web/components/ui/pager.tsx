@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { buttonClass } from "./form";
 
 /** "11–20 of 52" with Previous and Next, for lists the server pages. */
@@ -15,12 +16,16 @@ export function Pager({
   /** What is paged, for screen readers: "people", "classes". */
   label: string;
 }) {
+  const { t } = useTranslation();
   if (total <= limit && offset === 0) return null;
   const last = Math.min(offset + limit, total);
   return (
-    <nav aria-label={`Pages of ${label}`} className="mt-3 flex flex-wrap items-center justify-between gap-3">
+    <nav
+      aria-label={t("pager.pagesOf", { what: label })}
+      className="mt-3 flex flex-wrap items-center justify-between gap-3"
+    >
       <p className="text-sm text-slate-600 tabular-nums dark:text-slate-300" aria-live="polite">
-        {total === 0 ? "None" : `${offset + 1}–${last} of ${total}`}
+        {total === 0 ? t("pager.none") : t("pager.range", { first: offset + 1, last, total })}
       </p>
       <div className="flex gap-2">
         <button
@@ -29,7 +34,7 @@ export function Pager({
           onClick={() => onChange(Math.max(0, offset - limit))}
           className={buttonClass("secondary")}
         >
-          Previous
+          {t("pager.previous")}
         </button>
         <button
           type="button"
@@ -37,7 +42,7 @@ export function Pager({
           onClick={() => onChange(offset + limit)}
           className={buttonClass("secondary")}
         >
-          Next
+          {t("pager.next")}
         </button>
       </div>
     </nav>

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { CopyableValue } from "./copy-button";
 import { buttonClass } from "./form";
 
@@ -15,6 +16,7 @@ export function SecretOnce({
   values: { label: string; value: string }[];
   onDone: () => void;
 }) {
+  const { t } = useTranslation();
   const heading = useRef<HTMLHeadingElement>(null);
   const titleId = useId();
   useEffect(() => heading.current?.focus(), []);
@@ -26,17 +28,14 @@ export function SecretOnce({
       <h3 id={titleId} ref={heading} tabIndex={-1} className="text-base font-bold">
         {title}
       </h3>
-      <p className="mt-1 text-sm font-medium text-amber-900 dark:text-amber-100">
-        Copy the secret now and keep it somewhere safe. It will not be shown again: Dash keeps only a
-        fingerprint of it. If it is lost, make a new one and revoke this one.
-      </p>
+      <p className="mt-1 text-sm font-medium text-amber-900 dark:text-amber-100">{t("secretOnce.warning")}</p>
       <div className="mt-4 space-y-3">
         {values.map((entry) => (
           <CopyableValue key={entry.label} label={entry.label} value={entry.value} />
         ))}
       </div>
       <button type="button" onClick={onDone} className={buttonClass("primary", "mt-4")}>
-        I have saved it
+        {t("secretOnce.saved")}
       </button>
     </section>
   );

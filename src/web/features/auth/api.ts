@@ -5,6 +5,7 @@ import {
   demoAccountsResponseSchema,
   impersonationAuditResponseSchema,
   type LoginRequest,
+  languageSettingsSchema,
   type MeResponse,
   meResponseSchema,
   type PasswordReset,
@@ -12,7 +13,9 @@ import {
 } from "../../../shared/contracts/auth";
 import { publicConfigSchema } from "../../../shared/contracts/config";
 import { childrenResponseSchema, viewableUsersResponseSchema } from "../../../shared/contracts/rostering";
+import type { Language } from "../../../shared/languages";
 import { apiFetch } from "../../lib/http";
+import { followMe } from "../../lib/language";
 import { clearAuthCache, writeAuthCache } from "./auth-cache";
 
 export const INVALID_AUTH_DATA = "Invalid auth data from query";
@@ -34,6 +37,7 @@ export function acceptMe(body: unknown): MeResponse {
   if (me.isAuthenticated)
     writeAuthCache({ onerosterId: me.user.sourcedId, isImpersonated: Boolean(me.impersonatedUser) });
   else clearAuthCache();
+  followMe(me);
   return me;
 }
 
@@ -91,6 +95,13 @@ export const impersonationAuditQuery = (offset: number) =>
 
 export async function signIn(credentials: LoginRequest) {
   return acceptMe(await apiFetch("/api/auth/login", z.unknown(), { body: credentials }));
+}
+
+export function saveOwnLanguage(language: Language | null) {
+  return apiFetch("/api/auth/me/language", z.object({ language: languageSettingsSchema }), {
+    method: "PUT",
+    body: { language },
+  }).then((answer) => answer.language);
 }
 
 export async function signOut() {

@@ -1,16 +1,20 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter, useSearch } from "@tanstack/react-router";
 import { type FormEvent, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import { safeRedirectPath } from "../../../shared/redirect";
 import type { searchSchemas } from "../../../shared/routes";
 import { Brand } from "../../components/brand";
+import { LanguageSelect } from "../../components/language-select";
 import { buttonClass, TextField } from "../../components/ui/form";
 import { ApiRequestError } from "../../lib/http";
+import { chooseLanguageOnDevice } from "../../lib/language";
 import { authKeys, demoAccountsQuery, signIn } from "./api";
 import { afterSignInPath, describeLoginError } from "./login-redirect";
 
 export function LoginPage() {
+  const { t } = useTranslation("auth");
   const search = useSearch({ strict: false }) as z.output<typeof searchSchemas.login>;
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -20,7 +24,7 @@ export function LoginPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const [isSubmitting, setIsSubmitting] = useState(false);
   const messageId = useId();
-  const message = failure ?? describeLoginError(search);
+  const message = failure ?? describeLoginError(search, t);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -31,9 +35,7 @@ export function LoginPage() {
       queryClient.setQueryData(authKeys.me, me);
       router.history.push(afterSignInPath(search, safeRedirectPath(search.redirect)));
     } catch (error) {
-      setFailure(
-        error instanceof ApiRequestError ? error.message : "Could not reach Dash. Check your connection.",
-      );
+      setFailure(error instanceof ApiRequestError ? error.message : t("login.unreachable"));
       setIsSubmitting(false);
     }
   }
@@ -41,14 +43,13 @@ export function LoginPage() {
   return (
     <main className="flex min-h-screen items-center justify-center bg-gradient-to-br from-brand-50 via-white to-amber-50 px-4 py-10 dark:from-slate-950 dark:via-slate-950 dark:to-slate-900">
       <div className="w-full max-w-md">
-        <div className="mb-6 flex justify-center">
+        <div className="mb-6 flex items-center justify-between">
           <Brand size="lg" />
+          <LanguageSelect choose={(language) => void chooseLanguageOnDevice(language)} />
         </div>
         <section className="rounded-2xl border border-slate-200 bg-white p-8 shadow-lg dark:border-slate-800 dark:bg-slate-900">
-          <h1 className="text-2xl font-bold">Sign in</h1>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-            Learning, goals and progress for your school.
-          </p>
+          <h1 className="text-2xl font-bold">{t("login.heading")}</h1>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t("login.tagline")}</p>
           {message && (
             <p
               id={messageId}
@@ -60,7 +61,7 @@ export function LoginPage() {
           )}
           <form className="mt-6 space-y-4" onSubmit={submit} noValidate>
             <TextField
-              label="Email or username"
+              label={t("login.email")}
               name="email"
               type="email"
               autoComplete="username"
@@ -70,7 +71,7 @@ export function LoginPage() {
               aria-describedby={message ? messageId : undefined}
             />
             <TextField
-              label="Password"
+              label={t("login.password")}
               name="password"
               type="password"
               autoComplete="current-password"
@@ -83,7 +84,7 @@ export function LoginPage() {
               disabled={isSubmitting}
               className={buttonClass("primary", "w-full py-2.5 text-base")}
             >
-              {isSubmitting ? "Signing in…" : "Sign in"}
+              {isSubmitting ? t("login.submitting") : t("login.submit")}
             </button>
           </form>
         </section>
@@ -93,12 +94,12 @@ export function LoginPage() {
             className="mt-6 rounded-2xl border border-dashed border-slate-300 bg-white/70 p-5 dark:border-slate-700 dark:bg-slate-900/70"
           >
             <h2 id="demo-accounts" className="text-sm font-semibold">
-              Demo school accounts
+              {t("login.demoHeading")}
             </h2>
             <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-              Password for all: <code className="font-mono font-semibold">{demo.data.password}</code>. Choose
-              one to fill the form.
+              {t("login.demoPassword")} <code className="font-mono font-semibold">{demo.data.password}</code>
             </p>
+            <p className="text-xs text-slate-600 dark:text-slate-400">{t("login.demoChoose")}</p>
             <ul className="mt-3 grid gap-2 sm:grid-cols-2">
               {demo.data.accounts.map((account) => (
                 <li key={account.email}>

@@ -1,19 +1,21 @@
+import type { TFunction } from "i18next";
 import type { z } from "zod";
 import type { searchSchemas } from "../../../shared/routes";
 
 type LoginSearch = z.output<typeof searchSchemas.login>;
 
+const KNOWN_ERRORS = ["access_denied", "session_expired", "unauthorized"] as const;
+
 /** A readable sentence for the `error` / `error_description` pair an identity provider sends back. */
-export function describeLoginError(search: Pick<LoginSearch, "error" | "error_description">): string | null {
+export function describeLoginError(
+  search: Pick<LoginSearch, "error" | "error_description">,
+  t: TFunction<"auth">,
+): string | null {
   if (search.error_description) return search.error_description.replace(/\+/g, " ");
   if (!search.error) return null;
-  const known: Record<string, string> = {
-    access_denied: "Access was denied. Please try again or ask your school for help.",
-    session_expired: "Your session has ended. Please sign in again.",
-    unauthorized: "Please sign in to continue.",
-  };
-  const words = search.error.replace(/[_-]+/g, " ").trim();
-  return known[search.error] ?? `Sign-in failed: ${words}.`;
+  const known = KNOWN_ERRORS.find((error) => error === search.error);
+  if (known) return t(`auth:login.errors.${known}`);
+  return t("auth:login.errors.other", { reason: search.error.replace(/[_-]+/g, " ").trim() });
 }
 
 /** Where to go after signing in: the safe redirect, else /app with the kept school and role. */

@@ -1,10 +1,13 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, useRouterState } from "@tanstack/react-router";
 import { type ReactNode, useEffect, useId, useState } from "react";
-import { isAdminLevel, ROLE_DISPLAY_NAMES } from "../../../shared/roles";
+import { useTranslation } from "react-i18next";
+import { isAdminLevel } from "../../../shared/roles";
 import { decideAccess, NAV_GROUPS, type PageRoute, routes } from "../../../shared/routes";
 import { Brand } from "../../components/brand";
-import { signOut, stopImpersonation } from "../auth/api";
+import { LanguageSelect } from "../../components/language-select";
+import { chooseOwnLanguage } from "../../lib/language";
+import { authKeys, saveOwnLanguage, signOut, stopImpersonation } from "../auth/api";
 import { type AuthState, accessSubjectOf, fullName } from "../auth/auth-state";
 import { ChangePasswordDialog } from "../auth/change-password-dialog";
 import { resetRole, switchRole } from "../auth/role-choice";
@@ -14,6 +17,7 @@ import { useLiveUpdates } from "./use-live-updates";
 
 /** The signed-in frame of every page: sidebar, header, impersonation banner and help button. */
 export function AppShell({ auth, children }: { auth: AuthState; children: ReactNode }) {
+  const { t } = useTranslation("shell");
   const [isMenuOpen, setIsMenuOpen] = useState(false);
   const [isChangingPassword, setIsChangingPassword] = useState(false);
   // While viewing as someone, the account in view is not one's own: the server refuses too.
@@ -33,7 +37,7 @@ export function AppShell({ auth, children }: { auth: AuthState; children: ReactN
         href="#main"
         className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-brand-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
       >
-        Skip to content
+        {t("skipToContent")}
       </a>
       <div className="flex min-h-screen">
         <Sidebar
@@ -69,7 +73,7 @@ export function AppShell({ auth, children }: { auth: AuthState; children: ReactN
           rel="noopener noreferrer"
           className="fixed right-4 bottom-4 z-30 rounded-full bg-blue-700 px-5 py-3 text-sm font-semibold text-white shadow-lg hover:bg-blue-800"
         >
-          Get Help &amp; Support
+          {t("help")}
         </a>
       )}
     </AuthProvider>
@@ -85,7 +89,7 @@ function navigationFor(auth: AuthState) {
       .filter((route) => route.nav === group && decideAccess(route, subject).allowed)
       .map((route) => ({
         to: route.path === "/app/" ? "/app" : route.path.replace(/\/$/, ""),
-        title: route.title,
+        path: route.path,
       })),
   })).filter((section) => section.links.length > 0);
 }
@@ -101,19 +105,20 @@ function Sidebar({
   onClose: () => void;
   onChangePassword: (() => void) | null;
 }) {
+  const { t } = useTranslation("shell");
   const sections = navigationFor(auth);
   return (
     <>
       {isOpen && (
         <button
           type="button"
-          aria-label="Close menu"
+          aria-label={t("closeMenu")}
           onClick={onClose}
           className="fixed inset-0 z-30 bg-slate-900/40 lg:hidden"
         />
       )}
       <nav
-        aria-label="Main"
+        aria-label={t("mainNavigation")}
         className={`${isOpen ? "translate-x-0" : "-translate-x-full"} fixed inset-y-0 left-0 z-40 w-64 shrink-0 overflow-y-auto border-r border-slate-200 bg-white px-3 py-4 transition-transform lg:sticky lg:top-0 lg:h-screen lg:translate-x-0 dark:border-slate-800 dark:bg-slate-900`}
       >
         <div className="mb-4 flex items-center justify-between px-2">
@@ -125,13 +130,13 @@ function Sidebar({
             onClick={onClose}
             className="rounded-lg px-2 py-1 text-sm text-slate-600 lg:hidden dark:text-slate-300"
           >
-            Close
+            {t("close")}
           </button>
         </div>
         {sections.map((section) => (
           <div key={section.group} className="mb-4">
             <p className="px-3 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-              {section.group}
+              {t(`common:navGroups.${section.group}`)}
             </p>
             <ul>
               {section.links.map((link) => (
@@ -146,19 +151,20 @@ function Sidebar({
                       "aria-current": "page",
                     }}
                   >
-                    {link.title}
+                    {t(`common:pages.${link.path}.title`)}
                   </Link>
                 </li>
               ))}
             </ul>
           </div>
         ))}
-        {/* A phone's header has no room for it: there it is in this menu. */}
-        {onChangePassword && (
-          <div className="mb-4 border-t border-slate-200 pt-3 sm:hidden dark:border-slate-800">
-            <p className="px-3 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-              Account
-            </p>
+        {/* A phone's header has no room for these: there they are in this menu. */}
+        <div className="mb-4 border-t border-slate-200 pt-3 sm:hidden dark:border-slate-800">
+          <p className="px-3 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+            {t("account")}
+          </p>
+          <OwnLanguageSelect className="px-3 py-1.5" />
+          {onChangePassword && (
             <button
               type="button"
               onClick={() => {
@@ -167,10 +173,10 @@ function Sidebar({
               }}
               className="block w-full rounded-lg px-3 py-1.5 text-left text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
             >
-              Change password
+              {t("changePassword")}
             </button>
-          </div>
-        )}
+          )}
+        </div>
       </nav>
     </>
   );
@@ -187,6 +193,7 @@ function Header({
   onOpenMenu: () => void;
   onChangePassword: (() => void) | null;
 }) {
+  const { t } = useTranslation("shell");
   return (
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
       {/* Inside the sticky header, so the header (and its Menu button) never scrolls under the banner. */}
@@ -197,15 +204,16 @@ function Header({
           onClick={onOpenMenu}
           className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-semibold lg:hidden dark:border-slate-700"
         >
-          Menu
+          {t("menu")}
         </button>
         <div className="flex-1" />
         {isDebug && (
           <span className="rounded-md bg-amber-300 px-2 py-0.5 text-xs font-bold tracking-wide text-amber-950 uppercase">
-            Debug
+            {t("debug")}
           </span>
         )}
         {auth.availableRoles.length > 1 && <RoleSwitcher auth={auth} />}
+        <OwnLanguageSelect className="hidden sm:flex" />
         <ThemeSwitcher />
         <UserMenu auth={auth} onChangePassword={onChangePassword} />
       </div>
@@ -213,13 +221,29 @@ function Header({
   );
 }
 
+/** The language switcher of someone signed in: the choice is kept with their account. */
+function OwnLanguageSelect({ className }: { className: string }) {
+  const queryClient = useQueryClient();
+  return (
+    <LanguageSelect
+      className={className}
+      choose={(language) =>
+        void chooseOwnLanguage(language, saveOwnLanguage).then(() =>
+          queryClient.invalidateQueries({ queryKey: authKeys.me }),
+        )
+      }
+    />
+  );
+}
+
 function RoleSwitcher({ auth }: { auth: AuthState }) {
+  const { t } = useTranslation("shell");
   const id = useId();
   const highest = auth.availableRoles[0];
   return (
     <div className="flex items-center gap-2">
       <label htmlFor={id} className="text-sm font-medium text-slate-600 dark:text-slate-300">
-        Role
+        {t("role")}
       </label>
       <select
         id={id}
@@ -235,7 +259,7 @@ function RoleSwitcher({ auth }: { auth: AuthState }) {
       >
         {auth.availableRoles.map((role) => (
           <option key={role} value={role}>
-            {ROLE_DISPLAY_NAMES[role]}
+            {t(`common:roles.${role}`)}
           </option>
         ))}
       </select>
@@ -245,36 +269,33 @@ function RoleSwitcher({ auth }: { auth: AuthState }) {
           onClick={resetRole}
           className="text-sm font-medium text-brand-700 underline dark:text-brand-100"
         >
-          Reset
+          {t("resetRole")}
         </button>
       )}
     </div>
   );
 }
 
-const THEME_LABELS: Record<Theme, string> = {
-  system: "System theme",
-  light: "Light theme",
-  dark: "Dark theme",
-};
-
 function ThemeSwitcher() {
+  const { t } = useTranslation("shell");
   const [theme, setTheme] = useTheme();
   const next = THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length] as Theme;
+  const label = `${t(`theme.now.${theme}`)} ${t(`theme.switchTo.${next}`)}`;
   return (
     <button
       type="button"
       onClick={() => setTheme(next)}
-      title={`${THEME_LABELS[theme]}: switch to ${THEME_LABELS[next].toLowerCase()}`}
+      title={label}
       className="rounded-lg border border-slate-300 px-2.5 py-1.5 text-sm dark:border-slate-700"
     >
       <span aria-hidden="true">{theme === "dark" ? "☾" : theme === "light" ? "☀" : "◐"}</span>
-      <span className="sr-only">{`${THEME_LABELS[theme]}, switch to ${THEME_LABELS[next].toLowerCase()}`}</span>
+      <span className="sr-only">{label}</span>
     </button>
   );
 }
 
 function UserMenu({ auth, onChangePassword }: { auth: AuthState; onChangePassword: (() => void) | null }) {
+  const { t } = useTranslation("shell");
   const queryClient = useQueryClient();
   const [isSigningOut, setIsSigningOut] = useState(false);
   return (
@@ -282,7 +303,7 @@ function UserMenu({ auth, onChangePassword }: { auth: AuthState; onChangePasswor
       <div className="text-right">
         <p className="hidden text-sm font-semibold leading-tight sm:block">{fullName(auth.realUser)}</p>
         <p className="text-xs text-slate-600 dark:text-slate-400">
-          {auth.activeRole ? ROLE_DISPLAY_NAMES[auth.activeRole] : "No role"}
+          {auth.activeRole ? t(`common:roles.${auth.activeRole}`) : t("noRole")}
         </p>
       </div>
       {onChangePassword && (
@@ -291,7 +312,7 @@ function UserMenu({ auth, onChangePassword }: { auth: AuthState; onChangePasswor
           onClick={onChangePassword}
           className="hidden rounded-lg px-2 py-1.5 text-sm font-semibold text-brand-700 underline-offset-2 hover:underline sm:block dark:text-brand-100"
         >
-          Change password
+          {t("changePassword")}
         </button>
       )}
       <button
@@ -305,20 +326,21 @@ function UserMenu({ auth, onChangePassword }: { auth: AuthState; onChangePasswor
         }}
         className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-semibold hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800"
       >
-        Sign out
+        {t("signOut")}
       </button>
     </div>
   );
 }
 
 function ImpersonationBanner({ auth }: { auth: AuthState }) {
+  const { t } = useTranslation("shell");
   const [isStopping, setIsStopping] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   return (
     <div role="status" className="bg-amber-400 text-amber-950">
       <div className="flex flex-wrap items-center justify-center gap-3 px-4 py-2 text-sm">
-        <span className="font-semibold">Viewing as {fullName(auth.user)}</span>
-        {auth.activeRole && <span>({ROLE_DISPLAY_NAMES[auth.activeRole]})</span>}
+        <span className="font-semibold">{t("viewingAs", { name: fullName(auth.user) })}</span>
+        {auth.activeRole && <span>{t("viewingAsRole", { role: t(`common:roles.${auth.activeRole}`) })}</span>}
         {failure && <span role="alert">{failure}</span>}
         <button
           type="button"
@@ -329,13 +351,13 @@ function ImpersonationBanner({ auth }: { auth: AuthState }) {
               await stopImpersonation();
               window.location.assign("/app");
             } catch (error) {
-              setFailure(error instanceof Error ? error.message : "Could not stop");
+              setFailure(error instanceof Error ? error.message : t("couldNotStop"));
               setIsStopping(false);
             }
           }}
           className="rounded-md bg-amber-950 px-3 py-1 font-semibold text-amber-50 hover:bg-amber-900 disabled:opacity-60"
         >
-          Stop
+          {t("stopViewingAs")}
         </button>
       </div>
     </div>

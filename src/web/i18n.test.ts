@@ -1,0 +1,385 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { IntlMessageFormat } from "intl-messageformat";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { LANGUAGES } from "../shared/languages";
+import { englishOfSharedTables } from "./lib/i18n";
+
+/**
+ * The catalogues are whole and the components take their words from them: every language has
+ * every key, every message is valid ICU with the same arguments, every key a component asks for
+ * exists, and no component writes English of its own.
+ */
+
+const WEB = path.join(process.cwd(), "src/web");
+
+function filesUnder(dir: string, accept: (file: string) => boolean): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return filesUnder(file, accept);
+    return accept(file) ? [file] : [];
+  });
+}
+
+type Catalogue = { [key: string]: string | Catalogue };
+
+/** `features/home/locales/es.json` → namespace `home`; `components/locales` → `common`. */
+function readCatalogues(): Map<string, Map<string, Catalogue>> {
+  const byLanguage = new Map<string, Map<string, Catalogue>>();
+  for (const file of filesUnder(WEB, (f) => /[\\/]locales[\\/][a-z]+\.json$/.test(f))) {
+    const match = /(?:features[\\/]([^\\/]+)|components)[\\/]locales[\\/]([a-z]+)\.json$/.exec(file);
+    if (!match?.[2]) throw new Error(`a catalogue out of place: ${file}`);
+    const language = match[2];
+    const namespaces = byLanguage.get(language) ?? new Map<string, Catalogue>();
+    namespaces.set(match[1] ?? "common", JSON.parse(readFileSync(file, "utf8")));
+    byLanguage.set(language, namespaces);
+  }
+  return byLanguage;
+}
+
+function flatten(catalogue: Catalogue, prefix = ""): Map<string, string> {
+  const flat = new Map<string, string>();
+  for (const [key, value] of Object.entries(catalogue)) {
+    if (typeof value === "string") flat.set(prefix + key, value);
+    else for (const [inner, text] of flatten(value, `${prefix}${key}.`)) flat.set(inner, text);
+  }
+  return flat;
+}
+
+/** The argument names of an ICU message, or the parser's complaint. */
+function argumentsOf(message: string, language: string): string[] {
+  const names = new Set<string>();
+  const visit = (elements: ReturnType<IntlMessageFormat["getAst"]>) => {
+    for (const element of elements) {
+      if ("value" in element && typeof element.value === "string" && element.type !== 0)
+        names.add(element.value);
+      if ("options" in element)
+        for (const option of Object.values(element.options))
+          visit((option as { value: typeof elements }).value);
+      if ("children" in element) visit(element.children);
+    }
+  };
+  visit(new IntlMessageFormat(message, language).getAst());
+  return [...names].sort();
+}
+
+const catalogues = readCatalogues();
+const english = new Map(
+  [...(catalogues.get("en") ?? new Map<string, Catalogue>())].map(([namespace, catalogue]) => [
+    namespace,
+    flatten(namespace === "common" ? { ...catalogue, ...(englishOfSharedTables() as Catalogue) } : catalogue),
+  ]),
+);
+
+describe("the catalogues", () => {
+  it("exist for every language Dash speaks, and only for those", () => {
+    expect([...catalogues.keys()].sort()).toEqual([...LANGUAGES].sort());
+  });
+
+  for (const language of LANGUAGES.filter((l) => l !== "en")) {
+    it(`in ${language} have exactly the keys of English, each with the same arguments`, () => {
+      const problems: string[] = [];
+      const translated = catalogues.get(language) ?? new Map<string, Catalogue>();
+      for (const [namespace, englishKeys] of english) {
+        const keys = flatten(translated.get(namespace) ?? {});
+        for (const [key, message] of englishKeys) {
+          const translation = keys.get(key);
+          if (translation === undefined) problems.push(`${namespace}:${key} is missing`);
+          else if (translation.trim() === "") problems.push(`${namespace}:${key} is empty`);
+          else if (argumentsOf(translation, language).join() !== argumentsOf(message, "en").join())
+            problems.push(`${namespace}:${key} has other arguments than in English`);
+        }
+        for (const key of keys.keys())
+          if (!englishKeys.has(key)) problems.push(`${namespace}:${key} is not in English`);
+      }
+      for (const namespace of translated.keys())
+        if (!english.has(namespace)) problems.push(`the namespace ${namespace} has no English`);
+      expect(problems).toEqual([]);
+    });
+  }
+
+  it("hold valid ICU messages in English", () => {
+    const invalid: string[] = [];
+    for (const [namespace, keys] of english)
+      for (const [key, message] of keys) {
+        try {
+          argumentsOf(message, "en");
+        } catch (error) {
+          invalid.push(`${namespace}:${key}: ${(error as Error).message}`);
+        }
+      }
+    expect(invalid).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The components
+
+/**
+ * Files not yet taken to the catalogues. The list only shrinks: a file on it that has no English
+ * of its own left fails the test, so it is taken off.
+ */
+const NOT_YET_TRANSLATED = new Set<string>([
+  "src/web/components/charts/xp-heatmap.tsx",
+  "src/web/features/admin/credentials-page.tsx",
+  "src/web/features/admin/hierarchy-page.tsx",
+  "src/web/features/admin/learning-apps.tsx",
+  "src/web/features/admin/link-requests.tsx",
+  "src/web/features/admin/onboarding-done.tsx",
+  "src/web/features/admin/onboarding-page.tsx",
+  "src/web/features/admin/oneroster-clients.tsx",
+  "src/web/features/admin/org-explorer-page.tsx",
+  "src/web/features/admin/org-parts.tsx",
+  "src/web/features/admin/organizations-page.tsx",
+  "src/web/features/admin/password-link.tsx",
+  "src/web/features/admin/people-search.tsx",
+  "src/web/features/admin/relationships.tsx",
+  "src/web/features/admin/roles-page.tsx",
+  "src/web/features/admin/roster-changes.tsx",
+  "src/web/features/admin/roster-sync-api.ts",
+  "src/web/features/admin/roster-sync-page.tsx",
+  "src/web/features/admin/user-roles.tsx",
+  "src/web/features/auth/api.ts",
+  "src/web/features/auth/change-password-dialog.tsx",
+  "src/web/features/auth/password-fields.tsx",
+  "src/web/features/auth/reset-password-page.tsx",
+  "src/web/features/auth/view-as.tsx",
+  "src/web/features/courses/api.ts",
+  "src/web/features/courses/classes-list.tsx",
+  "src/web/features/courses/components-editor.tsx",
+  "src/web/features/courses/course-admin-page.tsx",
+  "src/web/features/courses/course-enrollments-page.tsx",
+  "src/web/features/courses/course-form.tsx",
+  "src/web/features/courses/course-page.tsx",
+  "src/web/features/courses/courses-page.tsx",
+  "src/web/features/courses/create-course-page.tsx",
+  "src/web/features/courses/enrollment-actions.tsx",
+  "src/web/features/courses/enrollments-table.tsx",
+  "src/web/features/courses/list-controls.tsx",
+  "src/web/features/courses/manage-courses-page.tsx",
+  "src/web/features/courses/manage-enrollments-page.tsx",
+  "src/web/features/flow/flow-pages.tsx",
+  "src/web/features/home/admin-home.tsx",
+  "src/web/features/home/api.ts",
+  "src/web/features/home/family-home.tsx",
+  "src/web/features/home/guide-home.tsx",
+  "src/web/features/home/parts.tsx",
+  "src/web/features/home/proctor-home.tsx",
+  "src/web/features/home/student-home.tsx",
+  "src/web/features/learning-metrics/learning-metrics-page.tsx",
+  "src/web/features/learning-metrics/metrics-chart.tsx",
+  "src/web/features/learning-metrics/metrics-table.tsx",
+  "src/web/features/operations/operations-page.tsx",
+  "src/web/features/privacy/privacy-page.tsx",
+  "src/web/features/timeback/timeback-page.tsx",
+  "src/web/features/xp/debug-xp-page.tsx",
+  "src/web/features/xp/held-events.tsx",
+  "src/web/features/xp/learning-settings.tsx",
+  "src/web/features/xp/manual-xp-page.tsx",
+  "src/web/features/xp/student-picker.tsx",
+  "src/web/features/xp/xp-day-view.tsx",
+  "src/web/features/xp/xp-debug-page.tsx",
+  "src/web/features/xp/xp-history.tsx",
+  "src/web/features/xp/xp-stats-page.tsx",
+]);
+
+/** Attributes whose words people read or hear. */
+const TEXT_ATTRIBUTES = new Set([
+  "aria-label",
+  "aria-roledescription",
+  "aria-valuetext",
+  "alt",
+  "caption",
+  "description",
+  "emptyText",
+  "heading",
+  "hint",
+  "label",
+  "message",
+  "placeholder",
+  "summary",
+  "title",
+]);
+/** Object properties that hold words people read, as in `{ label: "Classes" }`. */
+const TEXT_PROPERTIES = new Set([
+  "label",
+  "title",
+  "description",
+  "message",
+  "hint",
+  "heading",
+  "summary",
+  "text",
+]);
+/** Several words, the first capitalised: a sentence or a label, not a class list or a key. */
+const PROSE = /^\p{Lu}[\p{Ll}'’]+(?:[,.;:!?…—–-]*\s+[\p{L}\d]+)+/u;
+const HAS_LETTER = /\p{L}/u;
+
+interface Finding {
+  line: number;
+  text: string;
+}
+
+function sourceOf(file: string) {
+  return ts.createSourceFile(
+    file,
+    readFileSync(file, "utf8"),
+    ts.ScriptTarget.Latest,
+    true,
+    ts.ScriptKind.TSX,
+  );
+}
+
+/** Whether a string sits where it reaches the page: directly in `{…}`, through `?:`, `&&`, `??`, `||`. */
+function isRenderedDirectly(node: ts.Node): boolean {
+  let current = node.parent;
+  while (
+    ts.isConditionalExpression(current) ||
+    ts.isParenthesizedExpression(current) ||
+    (ts.isBinaryExpression(current) &&
+      [
+        ts.SyntaxKind.AmpersandAmpersandToken,
+        ts.SyntaxKind.BarBarToken,
+        ts.SyntaxKind.QuestionQuestionToken,
+      ].includes(current.operatorToken.kind))
+  )
+    current = current.parent;
+  return ts.isJsxExpression(current) && !ts.isJsxAttribute(current.parent);
+}
+
+function isInsideCall(node: ts.Node, names: RegExp): boolean {
+  for (let current = node.parent; current; current = current.parent) {
+    if (ts.isCallExpression(current) || ts.isNewExpression(current)) {
+      if (names.test(current.expression.getText())) return true;
+    }
+    if (ts.isFunctionLike(current)) return false;
+  }
+  return false;
+}
+
+/** A string that names rather than says: a property's key, a type, a `case`, a comparison's operand. */
+function isKeyOrComparison(node: ts.Node): boolean {
+  const parent = node.parent;
+  return (
+    ((ts.isPropertyAssignment(parent) || ts.isPropertySignature(parent)) && parent.name === node) ||
+    ts.isLiteralTypeNode(parent) ||
+    ts.isCaseClause(parent) ||
+    ts.isElementAccessExpression(parent) ||
+    (ts.isBinaryExpression(parent) &&
+      [
+        ts.SyntaxKind.EqualsEqualsEqualsToken,
+        ts.SyntaxKind.ExclamationEqualsEqualsToken,
+        ts.SyntaxKind.InKeyword,
+      ].includes(parent.operatorToken.kind))
+  );
+}
+
+function literalText(node: ts.Node): string | null {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+  if (ts.isTemplateExpression(node))
+    return [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join("…");
+  return null;
+}
+
+/** English written in a component, where the catalogue's words belong. */
+function hardCodedEnglish(file: string): Finding[] {
+  const source = sourceOf(file);
+  const findings: Finding[] = [];
+  const report = (node: ts.Node, text: string) =>
+    findings.push({
+      line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1,
+      text: text.trim(),
+    });
+  const visit = (node: ts.Node) => {
+    if (ts.isJsxText(node) && HAS_LETTER.test(node.text)) report(node, node.text);
+    const text = literalText(node);
+    if (
+      text !== null &&
+      HAS_LETTER.test(text) &&
+      !isKeyOrComparison(node) &&
+      !isInsideCall(node, /(^|\.)(t|Error|log|warn|error|info|debug)$/)
+    ) {
+      const parent = node.parent;
+      const attribute = ts.isJsxAttribute(parent)
+        ? parent
+        : ts.isJsxExpression(parent) && ts.isJsxAttribute(parent.parent)
+          ? parent.parent
+          : null;
+      if (attribute) {
+        if (TEXT_ATTRIBUTES.has(attribute.name.getText())) report(node, text);
+      } else if (ts.isPropertyAssignment(parent) && parent.initializer === node) {
+        if (TEXT_PROPERTIES.has(parent.name.getText()) || PROSE.test(text)) report(node, text);
+      } else if (isRenderedDirectly(node) || PROSE.test(text)) {
+        if (!ts.isImportDeclaration(parent) && !ts.isExportDeclaration(parent)) report(node, text);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return findings;
+}
+
+const componentFiles = filesUnder(
+  WEB,
+  (file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.endsWith(".d.ts"),
+).map((file) => path.relative(process.cwd(), file));
+
+/** The namespace a file's `t` reads: its `useTranslation("…")`, else `common`. */
+function defaultNamespaceOf(source: ts.SourceFile): string {
+  let namespace = "common";
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node) && node.expression.getText() === "useTranslation") {
+      const [first] = node.arguments;
+      if (first && ts.isStringLiteral(first)) namespace = first.text;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return namespace;
+}
+
+/** The keys a file asks for: `t("key")`, `t("namespace:key")`, `i18next.t(…)`. */
+function keysAskedFor(file: string): { line: number; key: string }[] {
+  const source = sourceOf(file);
+  const namespace = defaultNamespaceOf(source);
+  const asked: { line: number; key: string }[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node) && /(^|\.)t$/.test(node.expression.getText())) {
+      const [first] = node.arguments;
+      if (first && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first))) {
+        const key = first.text.includes(":") ? first.text : `${namespace}:${first.text}`;
+        asked.push({ line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, key });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return asked;
+}
+
+describe("the components", () => {
+  it("write no English of their own: their words come from the catalogues", () => {
+    const found: string[] = [];
+    for (const file of componentFiles) {
+      if (NOT_YET_TRANSLATED.has(file)) continue;
+      for (const finding of hardCodedEnglish(file)) found.push(`${file}:${finding.line} "${finding.text}"`);
+    }
+    expect(found).toEqual([]);
+  });
+
+  it("leave no file on the list of those not yet translated once it is", () => {
+    const done = [...NOT_YET_TRANSLATED].filter((file) => hardCodedEnglish(file).length === 0);
+    expect(done).toEqual([]);
+  });
+
+  it("ask only for keys the English catalogue has", () => {
+    const missing: string[] = [];
+    for (const file of componentFiles)
+      for (const { line, key } of keysAskedFor(file)) {
+        const [namespace = "", name = ""] = key.split(/:(.*)/s);
+        if (!english.get(namespace)?.has(name)) missing.push(`${file}:${line} ${key}`);
+      }
+    expect(missing).toEqual([]);
+  });
+});

@@ -1,0 +1,105 @@
+import i18next, { type BackendModule, type ResourceKey } from "i18next";
+import ICU from "i18next-icu";
+import { initReactI18next } from "react-i18next";
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "../../shared/languages";
+import { ROLE_DISPLAY_NAMES } from "../../shared/roles";
+import { NAV_GROUPS, type PageRoute, routes } from "../../shared/routes";
+
+/**
+ * The web app's strings: one catalogue per feature and language (`features/<feature>/locales/
+ * <language>.json`, namespace `<feature>`), and the shared components' (`components/locales`,
+ * namespace `common`). Messages use ICU MessageFormat (`{count, plural, one {# day} other {# days}}`).
+ * English is part of the app; another language loads when it is first used.
+ *
+ * The shared tables hold their own English (page titles and summaries, the sidebar's groups, role
+ * names): the `common` catalogue takes it from them, and other languages translate it under the
+ * same keys (`pages.<path>.title`, `navGroups.<group>`, `roles.<role>`).
+ */
+
+type Catalogue = Record<string, unknown>;
+const english = import.meta.glob<Catalogue>(
+  ["../features/*/locales/en.json", "../components/locales/en.json"],
+  {
+    eager: true,
+    import: "default",
+  },
+);
+const others = import.meta.glob<Catalogue>(
+  ["../features/*/locales/*.json", "../components/locales/*.json", "!**/en.json"],
+  { import: "default" },
+);
+
+/** `../features/home/locales/es.json` → ["home", "es"]; the shared components' namespace is `common`. */
+function namespaceAndLanguage(file: string): [string, string] {
+  const match = /\/(?:features\/([^/]+)|components)\/locales\/([a-z]+)\.json$/.exec(file);
+  if (!match?.[2]) throw new Error(`not a catalogue: ${file}`);
+  return [match[1] ?? "common", match[2]];
+}
+
+/** The English of the shared tables, under the keys of the `common` catalogue. */
+export function englishOfSharedTables(): Catalogue {
+  return {
+    pages: Object.fromEntries(
+      (routes as readonly PageRoute[]).map((route) => [
+        route.path,
+        { title: route.title, summary: route.summary },
+      ]),
+    ),
+    navGroups: Object.fromEntries(NAV_GROUPS.map((group) => [group, group])),
+    roles: { ...ROLE_DISPLAY_NAMES },
+  };
+}
+
+const englishByNamespace: Record<string, ResourceKey> = {};
+for (const [file, catalogue] of Object.entries(english))
+  englishByNamespace[namespaceAndLanguage(file)[0]] = catalogue;
+englishByNamespace.common = { ...(englishByNamespace.common as Catalogue), ...englishOfSharedTables() };
+export const NAMESPACES = Object.keys(englishByNamespace);
+
+const loaders = new Map<string, () => Promise<Catalogue>>();
+for (const [file, load] of Object.entries(others)) loaders.set(namespaceAndLanguage(file).join("/"), load);
+
+const lazyCatalogues: BackendModule = {
+  type: "backend",
+  callbackApi: true,
+  init() {},
+  read(language, namespace, callback) {
+    const load = loaders.get(`${namespace}/${language}`);
+    if (!load) return callback(null, {});
+    load().then(
+      (catalogue) => callback(null, catalogue),
+      (error: Error) => callback(error, null),
+    );
+  },
+};
+
+/** Readies the strings in `language` before the app first renders, so no other language flashes. */
+export function startI18n(language: Language) {
+  return i18next
+    .use(ICU)
+    .use(lazyCatalogues)
+    .use(initReactI18next)
+    .init({
+      lng: language,
+      fallbackLng: DEFAULT_LANGUAGE,
+      supportedLngs: [...LANGUAGES],
+      ns: NAMESPACES,
+      defaultNS: "common",
+      resources: { [DEFAULT_LANGUAGE]: englishByNamespace },
+      partialBundledLanguages: true,
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      react: { useSuspense: false },
+    });
+}
+
+/** The language the app is shown in now. */
+export function currentLanguage(): Language {
+  return (i18next.resolvedLanguage ?? DEFAULT_LANGUAGE) as Language;
+}
+
+export function showLanguage(language: Language) {
+  if (language !== i18next.language) return i18next.changeLanguage(language);
+}
+
+export { i18next };
