@@ -112,8 +112,11 @@ test.describe("manage courses", () => {
     await page.getByLabel("Course code").fill("MGS-CODE");
     await page.getByLabel("Organisation").selectOption({ label: "Maple Grove School (school)" });
     await page.getByLabel("School year").selectOption({ index: 1 });
-    await page.getByText("Grade 3", { exact: true }).click();
-    await page.getByText("Grade 4", { exact: true }).click();
+    // Each grade is a chip showing its number, named "Grade 3" for screen readers.
+    const grades = page.getByRole("group", { name: "Grades" });
+    await grades.getByText("3", { exact: true }).click();
+    await grades.getByText("4", { exact: true }).click();
+    await expect(page.getByRole("checkbox", { name: "Grade 3" })).toBeChecked();
     // The server refuses what the form lets through, in words.
     await page.getByLabel("Subjects").fill(Array.from({ length: 21 }, (_, index) => `S${index}`).join(", "));
     await page.getByRole("button", { name: "Create course" }).click();

@@ -9,7 +9,7 @@ import { DESKTOP, PHONE, signInAs } from "./helpers";
 test.use({ viewport: DESKTOP });
 
 const SUBJECTS = ["Math", "Reading", "Language", "Science"];
-const CELL_LABEL = /^(Sun|Mon|Tue|Wed|Thu|Fri|Sat) \d{1,2} [A-Z][a-z]{2}: [\d,.]+ XP$/;
+const CELL_LABEL = /^(Sun|Mon|Tue|Wed|Thu|Fri|Sat), [A-Z][a-z]{2} \d{1,2}: [\d,.]+ XP$/;
 const SELECTED_CHILD_KEY = "dash-selected-child";
 
 const heatmapGrid = (page: Page) => page.getByRole("grid", { name: /daily XP/i });
@@ -42,8 +42,8 @@ test.describe("student home", () => {
     // This week: seven days, Sunday first.
     const week = main.getByRole("list", { name: "XP per day this week" }).getByRole("listitem");
     await expect(week).toHaveCount(7);
-    await expect(week.first()).toHaveAttribute("aria-label", /^Sun \d/);
-    await expect(week.last()).toHaveAttribute("aria-label", /^Sat \d/);
+    await expect(week.first()).toHaveAttribute("aria-label", /^Sun, [A-Z][a-z]{2} \d/);
+    await expect(week.last()).toHaveAttribute("aria-label", /^Sat, [A-Z][a-z]{2} \d/);
 
     // The heatmap asks in the student's timezone, not the browser's, and labels every day.
     const request = (await heatmapRequest).postDataJSON();

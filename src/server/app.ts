@@ -18,6 +18,7 @@ import { loadSession, requireSession } from "./lib/auth";
 import { compressJson } from "./lib/compress-json";
 import type { AppDeps, AppEnv } from "./lib/context";
 import { AppError } from "./lib/errors";
+import { languageOfRequest, message, translate } from "./lib/i18n";
 import { guardStateChangingRequests } from "./lib/request-guard";
 import { requestLog } from "./lib/request-log";
 import { securityHeaders } from "./lib/security-headers";
@@ -54,12 +55,14 @@ export function createApp(deps: AppDeps) {
   app.use("*", loadSession(deps.auth));
 
   app.onError((error, c) => {
+    const language = languageOfRequest(c.req.header("accept-language"));
     if (error instanceof AppError) {
       if (error.details.retryAfterSeconds) c.header("Retry-After", String(error.details.retryAfterSeconds));
-      return c.json(error.toBody(), error.status);
+      return c.json(error.toBody(language), error.status);
     }
     if (error instanceof HTTPException && error.status < 500) {
-      return c.json({ code: "bad_request", message: error.message || "Bad request" }, error.status);
+      const text = error.message || translate(message("common:badRequest"), language);
+      return c.json({ code: "bad_request", message: text }, error.status);
     }
     // Details go to the log under the request id; the caller gets the id, never a stack or SQL.
     const requestId = c.get("requestId");
@@ -68,7 +71,7 @@ export function createApp(deps: AppDeps) {
       error: error instanceof Error ? error.stack : String(error),
     });
     return c.json(
-      { code: "internal", message: `Something went wrong on our side. Reference: ${requestId}` },
+      { code: "internal", message: translate(message("common:internal", { requestId }), language) },
       500,
     );
   });
@@ -76,7 +79,7 @@ export function createApp(deps: AppDeps) {
   const limitBody = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
-      throw new AppError("payload_too_large", "The request body is larger than 1 MB");
+      throw new AppError("payload_too_large", message("common:bodyTooLarge"));
     },
   });
   const api = new Hono<AppEnv>()

@@ -13,15 +13,28 @@ export const PASSWORD_MAX_LENGTH = 128;
 
 export type PasswordProblemCode = "too_short" | "too_long" | "unprintable" | "common" | "personal";
 
-/** The rules in plain words, shown beside every field that chooses a password, with the problems each rules out. */
-export const PASSWORD_RULES: readonly { text: string; codes: readonly PasswordProblemCode[] }[] = [
+/**
+ * The rules in plain words, shown beside every field that chooses a password, with the problems
+ * each rules out. `id` names the rule: the web app shows its words from its catalogue
+ * (`password.rules.<id>`); `text` is the English of the command-line scripts (scripts/create-admin.ts).
+ */
+export const PASSWORD_RULES: readonly {
+  id: PasswordProblemCode;
+  text: string;
+  codes: readonly PasswordProblemCode[];
+}[] = [
   {
+    id: "too_short",
     text: `At least ${PASSWORD_MIN_LENGTH} characters. Longer is stronger: a few words you will remember work well.`,
     codes: ["too_short", "too_long"],
   },
-  { text: "Any letters, numbers, spaces and symbols. No special mix is needed.", codes: ["unprintable"] },
-  { text: "Not a common password that others use.", codes: ["common"] },
-  { text: "Not your name, email or username, and not “Dash”.", codes: ["personal"] },
+  {
+    id: "unprintable",
+    text: "Any letters, numbers, spaces and symbols. No special mix is needed.",
+    codes: ["unprintable"],
+  },
+  { id: "common", text: "Not a common password that others use.", codes: ["common"] },
+  { id: "personal", text: "Not your name, email or username, and not “Dash”.", codes: ["personal"] },
 ];
 
 export interface PasswordProblem {

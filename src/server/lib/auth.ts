@@ -4,6 +4,7 @@ import { availableRoles, type DashRole, distinctRoles, resolveActiveRole } from 
 import type { AuthService, SignedInSession } from "../domains/auth/service";
 import type { Actor, AppEnv } from "./context";
 import { AppError } from "./errors";
+import { message } from "./i18n";
 
 export const SESSION_COOKIE = "dash_session";
 
@@ -38,13 +39,13 @@ export function loadSession(auth: AuthService): MiddlewareHandler<AppEnv> {
 }
 
 export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!c.get("actor")) throw new AppError("unauthenticated", "Sign in to continue");
+  if (!c.get("actor")) throw new AppError("unauthenticated", message("common:signIn"));
   await next();
 };
 
 export function currentActor(c: Context<AppEnv>): Actor {
   const actor = c.get("actor");
-  if (!actor) throw new AppError("unauthenticated", "Sign in to continue");
+  if (!actor) throw new AppError("unauthenticated", message("common:signIn"));
   return actor;
 }
 

@@ -1,4 +1,6 @@
 import type { ApiError } from "../../shared/contracts/errors";
+import { DEFAULT_LANGUAGE, type Language } from "../../shared/languages";
+import { type Message, translate } from "./i18n";
 
 const STATUS_BY_CODE = {
   bad_request: 400,
@@ -19,21 +21,24 @@ const STATUS_BY_CODE = {
 export type ErrorCode = keyof typeof STATUS_BY_CODE;
 export type ErrorStatus = (typeof STATUS_BY_CODE)[ErrorCode];
 
-/** An error whose message is safe to show to the user as it is. */
+/**
+ * An error whose message is safe to show to the user as it is: a catalogue message, answered in
+ * the language of the request (`message` holds the English, for the log), or a text as it is.
+ */
 export class AppError extends Error {
   readonly status: ErrorStatus;
 
   constructor(
     readonly code: ErrorCode,
-    message: string,
+    private readonly said: string | Message,
     readonly details: Pick<ApiError, "issues" | "retryAfterSeconds"> = {},
   ) {
-    super(message);
+    super(translate(said, DEFAULT_LANGUAGE));
     this.name = "AppError";
     this.status = STATUS_BY_CODE[code];
   }
 
-  toBody(): ApiError {
-    return { code: this.code, message: this.message, ...this.details };
+  toBody(language: Language = DEFAULT_LANGUAGE): ApiError {
+    return { code: this.code, message: translate(this.said, language), ...this.details };
   }
 }

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import { AppError } from "./errors";
+import { message } from "./i18n";
 
 /** Turns zod issues into the API's readable `{ path, message }` list and one summary sentence. */
 export function validationError(error: z.ZodError): AppError {
@@ -89,7 +90,7 @@ export async function readJsonBody<Schema extends z.ZodType>(
   try {
     body = await c.req.json();
   } catch {
-    throw new AppError("invalid_json", "The request body must be valid JSON");
+    throw new AppError("invalid_json", message("common:invalidJson"));
   }
   if (options.checkEachItem) {
     const parsed = schema.safeParse(body);

@@ -24,6 +24,11 @@ function formatter<Kind extends Intl.DateTimeFormat | Intl.NumberFormat | Intl.R
   return made;
 }
 
+/** The locale of the shown language, for an `Intl` format that no function here gives. */
+export function shownLocale(): string {
+  return LOCALES[currentLanguage()];
+}
+
 const dates = (style: string, options: Intl.DateTimeFormatOptions) =>
   formatter(style, (locale) => new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" }));
 
@@ -47,6 +52,37 @@ export function weekdayLabel(isoDate: string): string {
 /** "Nov" ("nov") */
 export function monthLabel(isoDate: string): string {
   return dates("month", { month: "short" }).format(noonOf(isoDate));
+}
+
+/** A moment with its date and time, in the reader's timezone: "Nov 3, 2025, 2:05 PM". */
+export function instantLabel(instant: string | Date): string {
+  return formatter(
+    "instant",
+    (locale) => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }),
+  ).format(new Date(instant));
+}
+
+/** The date of a moment, in the reader's timezone: "Nov 3, 2025". */
+export function instantDateLabel(instant: string | Date): string {
+  return formatter(
+    "instantDate",
+    (locale) => new Intl.DateTimeFormat(locale, { dateStyle: "medium" }),
+  ).format(new Date(instant));
+}
+
+/** The time of a moment, in the reader's timezone: "2:05 PM". */
+export function timeLabel(instant: string | Date): string {
+  return formatter("time", (locale) => new Intl.DateTimeFormat(locale, { timeStyle: "short" })).format(
+    new Date(instant),
+  );
+}
+
+/** A number with the shown language's separators: 1,234.5. */
+export function formatNumber(value: number, maximumFractionDigits = 2): string {
+  return formatter(
+    `number${maximumFractionDigits}`,
+    (locale) => new Intl.NumberFormat(locale, { maximumFractionDigits }),
+  ).format(value);
 }
 
 /** XP with at most one decimal: 42, 12.5. */

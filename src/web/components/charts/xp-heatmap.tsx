@@ -1,18 +1,20 @@
 import { useQuery } from "@tanstack/react-query";
 import { type KeyboardEvent, useId, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { addDays, localDateOf, weekStartOf } from "../../../shared/time-zone";
-import { HEATMAP_FALLBACK_ERROR, xpHeatmapQuery } from "../../features/home/api";
-import { dayLabel, formatXp, monthLabel } from "../../lib/format";
+import { heatmapFallbackError, xpHeatmapQuery } from "../../features/home/api";
+import { dayLabel, formatXp, monthLabel, weekdayLabel } from "../../lib/format";
 
 const DEFAULT_WEEKS = 18;
+/** The rows, Sunday first; Monday, Wednesday and Friday are named beside theirs. */
 const WEEKDAYS = [
-  { name: "Sunday", label: "" },
-  { name: "Monday", label: "Mon" },
-  { name: "Tuesday", label: "" },
-  { name: "Wednesday", label: "Wed" },
-  { name: "Thursday", label: "" },
-  { name: "Friday", label: "Fri" },
-  { name: "Saturday", label: "" },
+  { name: "sunday", named: false },
+  { name: "monday", named: true },
+  { name: "tuesday", named: false },
+  { name: "wednesday", named: true },
+  { name: "thursday", named: false },
+  { name: "friday", named: true },
+  { name: "saturday", named: false },
 ];
 
 /** Colour steps, from no XP to the whole daily goal or more; each step also says what it means. */
@@ -48,7 +50,7 @@ export function XpHeatmap({
   today: givenToday,
   dailyGoal = 100,
   weeks = DEFAULT_WEEKS,
-  label = "Daily XP",
+  label: givenLabel,
 }: {
   studentId: string;
   /** The student's IANA timezone: the days are theirs, whoever looks. */
@@ -60,6 +62,8 @@ export function XpHeatmap({
   weeks?: number;
   label?: string;
 }) {
+  const { t } = useTranslation();
+  const label = givenLabel ?? t("charts.heatmap.label");
   const today = givenToday ?? localDateOf(new Date(), timezone);
   const startDate = addDays(weekStartOf(today), -7 * (weeks - 1));
   const heatmap = useQuery(xpHeatmapQuery({ userId: studentId, startDate, endDate: today, timezone }));
@@ -73,7 +77,8 @@ export function XpHeatmap({
   const activeDate = active && active >= startDate && active <= today ? active : today;
   const gridId = useId();
   const cellId = (date: string) => `${gridId}-${date}`;
-  const describe = (date: string) => `${dayLabel(date)}: ${formatXp(xpByDate.get(date) ?? 0)} XP`;
+  const describe = (date: string) =>
+    t("charts.heatmap.cell", { day: dayLabel(date), xp: formatXp(xpByDate.get(date) ?? 0) });
 
   const columns = Array.from({ length: weeks }, (_, week) => addDays(startDate, week * 7));
   // A month's name over the first week whose Sunday is in it; the first column only when the month
@@ -114,9 +119,9 @@ export function XpHeatmap({
           role="alert"
           className="rounded-lg bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200"
         >
-          {heatmap.error.message || HEATMAP_FALLBACK_ERROR}{" "}
+          {heatmap.error.message || heatmapFallbackError()}{" "}
           <button type="button" onClick={() => heatmap.refetch()} className="font-semibold underline">
-            Try again
+            {t("charts.heatmap.retry")}
           </button>
         </p>
       ) : (
@@ -128,7 +133,11 @@ export function XpHeatmap({
                 // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the ARIA grid pattern on a table
                 role="grid"
                 tabIndex={0}
-                aria-label={`${label}, ${dayLabel(startDate)} to ${dayLabel(today)}. Arrow keys move between days.`}
+                aria-label={t("charts.heatmap.grid", {
+                  label,
+                  start: dayLabel(startDate),
+                  end: dayLabel(today),
+                })}
                 aria-activedescendant={heatmap.data ? cellId(activeDate) : undefined}
                 aria-busy={heatmap.isPending}
                 onKeyDown={move}
@@ -150,7 +159,7 @@ export function XpHeatmap({
                   {WEEKDAYS.map((weekday, dayIndex) => (
                     <tr key={weekday.name}>
                       <td aria-hidden="true" className="w-7 p-0 pr-1 leading-none">
-                        {weekday.label}
+                        {weekday.named ? weekdayLabel(addDays(startDate, dayIndex)) : ""}
                       </td>
                       {columns.map((sunday) => {
                         const date = addDays(sunday, dayIndex);
@@ -187,36 +196,43 @@ export function XpHeatmap({
             <div className="mt-3 flex flex-wrap items-center justify-between gap-x-6 gap-y-2 text-xs text-slate-600 dark:text-slate-300">
               <p aria-live="polite" className="min-h-4 font-medium text-slate-800 dark:text-slate-100">
                 {heatmap.isPending
-                  ? "Loading daily XP…"
-                  : `${activeDate === today ? "Today, " : ""}${describe(activeDate)}`}
+                  ? t("charts.heatmap.loading")
+                  : activeDate === today
+                    ? t("charts.heatmap.today", {
+                        day: dayLabel(activeDate),
+                        xp: formatXp(xpByDate.get(activeDate) ?? 0),
+                      })
+                    : describe(activeDate)}
               </p>
               <div className="flex items-center gap-2">
-                <span>Less</span>
-                <ul aria-label="Colour key" className="flex items-center gap-1">
+                <span>{t("charts.heatmap.less")}</span>
+                <ul aria-label={t("charts.heatmap.key")} className="flex items-center gap-1">
                   {LEVELS.map((level, index) => (
-                    <li key={level} title={`${legend[index]} XP`} className="flex items-center">
+                    <li
+                      key={level}
+                      title={t("charts.heatmap.xp", { xp: legend[index] })}
+                      className="flex items-center"
+                    >
                       <span aria-hidden="true" className={`h-3 w-3 rounded-[3px] ${level}`} />
-                      <span className="sr-only">{`${legend[index]} XP`}</span>
+                      <span className="sr-only">{t("charts.heatmap.xp", { xp: legend[index] })}</span>
                     </li>
                   ))}
                 </ul>
-                <span>More</span>
+                <span>{t("charts.heatmap.more")}</span>
               </div>
             </div>
           </div>
           {heatmap.data &&
             (activeDays === 0 ? (
-              <p className="text-sm text-slate-600 dark:text-slate-300">
-                No XP in these weeks yet. Days light up as learning apps report XP.
-              </p>
+              <p className="text-sm text-slate-600 dark:text-slate-300">{t("charts.heatmap.empty")}</p>
             ) : (
               <dl className="grid flex-1 grid-cols-3 gap-3 lg:max-w-xs lg:grid-cols-1">
                 {[
-                  { term: `XP in ${weeks} weeks`, value: formatXp(totalXp) },
-                  { term: "Days with XP", value: String(activeDays) },
+                  { term: t("charts.heatmap.total", { weeks }), value: formatXp(totalXp) },
+                  { term: t("charts.heatmap.activeDays"), value: String(activeDays) },
                   {
-                    term: "Best day",
-                    value: best ? `${formatXp(best.xpGained)} XP` : "–",
+                    term: t("charts.heatmap.best"),
+                    value: best ? t("charts.heatmap.xp", { xp: formatXp(best.xpGained) }) : "–",
                     note: best ? dayLabel(best.date) : undefined,
                   },
                 ].map((stat) => (

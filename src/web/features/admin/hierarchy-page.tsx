@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { OrgTreeNode } from "../../../shared/contracts/people";
 import { PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
@@ -11,6 +12,7 @@ import { orgTypeName } from "./organizations-page";
 
 /** An organisation and everything under it as a tree: schools, then each school's classes. */
 export function HierarchyPage() {
+  const { t } = useTranslation("admin");
   const { orgId } = useParams({ strict: false }) as { orgId: string };
   const tree = useQuery(orgTreeQuery(orgId));
 
@@ -18,19 +20,17 @@ export function HierarchyPage() {
   return (
     <div>
       <PageHeader
-        title="Organization hierarchy"
+        title={t("common:pages./app/admin/organizations/$orgId/hierarchy.title")}
         description={
-          tree.data
-            ? `${tree.data.data.name} and everything under it. Use the arrow keys to move, Right and Left to open and close.`
-            : "Loading…"
+          tree.data ? t("hierarchy.description", { name: tree.data.data.name }) : t("hierarchy.loading")
         }
         actions={
           <Link to="/app/admin/organizations" className={buttonClass("secondary")}>
-            All organizations
+            {t("hierarchy.allOrgs")}
           </Link>
         }
       />
-      {tree.isPending && <Loading label="Loading the hierarchy" rows={5} />}
+      {tree.isPending && <Loading label={t("hierarchy.loadingTree")} rows={5} />}
       {tree.data && <OrgTree root={tree.data.data} />}
     </div>
   );
@@ -80,6 +80,7 @@ function allParents(root: OrgTreeNode): string[] {
  * focused node is the selected one, described beside the tree.
  */
 function OrgTree({ root }: { root: OrgTreeNode }) {
+  const { t } = useTranslation("admin");
   // The root and the organisations right under it start open; schools' classes start closed.
   const [expanded, setExpanded] = useState(
     () =>
@@ -187,7 +188,7 @@ function OrgTree({ root }: { root: OrgTreeNode }) {
           <span id={labelId} className="flex min-w-0 flex-1 flex-wrap items-baseline gap-x-2">
             <span className="font-semibold">{node.name}</span>
             <span className="text-xs text-slate-600 dark:text-slate-400">
-              {node.kind === "class" ? "Class" : orgTypeName(node.type)}
+              {node.kind === "class" ? t("hierarchy.class") : orgTypeName(node.type)}
               <span className="sr-only">,</span>
             </span>
             <span className="text-xs text-slate-600 tabular-nums dark:text-slate-400">
@@ -206,7 +207,7 @@ function OrgTree({ root }: { root: OrgTreeNode }) {
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
       <Section
-        title="Tree"
+        title={t("hierarchy.tree")}
         actions={
           <div className="flex gap-2">
             <button
@@ -214,7 +215,7 @@ function OrgTree({ root }: { root: OrgTreeNode }) {
               className={buttonClass("secondary")}
               onClick={() => setExpanded(new Set(allParents(root)))}
             >
-              Expand all
+              {t("hierarchy.expandAll")}
             </button>
             <button
               type="button"
@@ -224,7 +225,7 @@ function OrgTree({ root }: { root: OrgTreeNode }) {
                 setFocusedId(root.sourcedId);
               }}
             >
-              Collapse all
+              {t("hierarchy.collapseAll")}
             </button>
           </div>
         }
@@ -232,7 +233,7 @@ function OrgTree({ root }: { root: OrgTreeNode }) {
         <ul
           // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the WAI-ARIA tree pattern is a list with role tree
           role="tree"
-          aria-label={`${root.name} and everything under it`}
+          aria-label={t("hierarchy.treeLabel", { name: root.name })}
           onKeyDown={onKeyDown}
           className="text-sm"
         >
@@ -245,22 +246,25 @@ function OrgTree({ root }: { root: OrgTreeNode }) {
 }
 
 function NodeDetails({ node }: { node: OrgTreeNode }) {
+  const { t } = useTranslation("admin");
   const facts = [
-    { label: "Students", value: node.counts.students },
-    { label: "Guides", value: node.counts.guides },
-    ...(node.kind === "org" ? [{ label: "Classes", value: node.counts.classes }] : []),
+    { key: "students", value: node.counts.students },
+    { key: "guides", value: node.counts.guides },
+    ...(node.kind === "org" ? [{ key: "classes", value: node.counts.classes }] : []),
   ];
   return (
     <Section
       title={node.name}
-      description={`${node.kind === "class" ? "Class" : orgTypeName(node.type)}${node.identifier ? ` · ${node.identifier}` : ""}`}
+      description={`${node.kind === "class" ? t("hierarchy.class") : orgTypeName(node.type)}${node.identifier ? ` · ${node.identifier}` : ""}`}
       className="lg:sticky lg:top-4 lg:self-start"
     >
       <div aria-live="polite">
         <dl className="grid grid-cols-3 gap-3">
           {facts.map((fact) => (
-            <div key={fact.label} className="rounded-xl bg-slate-50 p-3 dark:bg-slate-800">
-              <dt className="text-xs font-medium text-slate-600 dark:text-slate-300">{fact.label}</dt>
+            <div key={fact.key} className="rounded-xl bg-slate-50 p-3 dark:bg-slate-800">
+              <dt className="text-xs font-medium text-slate-600 dark:text-slate-300">
+                {t(`hierarchy.facts.${fact.key}`)}
+              </dt>
               <dd className="text-xl font-extrabold tabular-nums">{fact.value}</dd>
             </div>
           ))}
@@ -272,7 +276,7 @@ function NodeDetails({ node }: { node: OrgTreeNode }) {
             search={{ tab: "overview" }}
             className={buttonClass("primary", "mt-4 inline-block")}
           >
-            Explore {node.name}
+            {t("hierarchy.explore", { name: node.name })}
           </Link>
         )}
       </div>

@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { AppKey, LearningApp } from "../../../shared/contracts/learning-apps";
 import { Card } from "../../components/page-header";
 import { ConfirmDialog } from "../../components/ui/dialog";
 import { buttonClass, TextField } from "../../components/ui/form";
 import { SecretOnce } from "../../components/ui/secret-once";
-import { relativeTime } from "../../lib/format";
+import { instantDateLabel, relativeTime } from "../../lib/format";
 import {
   appKeysQuery,
   appsQuery,
@@ -16,8 +17,11 @@ import {
   updateLearningApp,
 } from "./credentials-api";
 
+const dateOf = (instant: string) => instantDateLabel(instant);
+
 /** Learning apps that report activity to Dash, and the API keys they report with. */
 export function LearningApps() {
+  const { t } = useTranslation("admin");
   const apps = useQuery(appsQuery);
   const [isAdding, setIsAdding] = useState(false);
   return (
@@ -25,28 +29,35 @@ export function LearningApps() {
       <Card>
         <div className="flex flex-wrap items-start justify-between gap-3">
           <div>
-            <h2 className="text-lg font-bold">Learning apps</h2>
+            <h2 className="text-lg font-bold">{t("learningApps.heading")}</h2>
             <p className="mt-1 max-w-2xl text-sm text-slate-600 dark:text-slate-300">
-              Apps send students' activity to Dash with an API key. Students see the active apps on their home
-              page. Switching an app off stops its keys too.
+              {t("learningApps.description")}
             </p>
           </div>
           {!isAdding && (
             <button type="button" onClick={() => setIsAdding(true)} className={buttonClass("primary")}>
-              Add app
+              {t("learningApps.add")}
             </button>
           )}
         </div>
-        {isAdding && <AppForm title="New app" submitLabel="Add app" onDone={() => setIsAdding(false)} />}
+        {isAdding && (
+          <AppForm
+            title={t("learningApps.newApp")}
+            submitLabel={t("learningApps.add")}
+            onDone={() => setIsAdding(false)}
+          />
+        )}
       </Card>
-      {apps.isPending && <p className="text-sm text-slate-600 dark:text-slate-300">Loading apps…</p>}
+      {apps.isPending && (
+        <p className="text-sm text-slate-600 dark:text-slate-300">{t("learningApps.loading")}</p>
+      )}
       {apps.isError && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">
           {apps.error.message}
         </p>
       )}
       {apps.data?.data.length === 0 && (
-        <p className="text-sm text-slate-600 dark:text-slate-300">No learning app is registered yet.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-300">{t("learningApps.none")}</p>
       )}
       {apps.data?.data.map((app) => (
         <AppCard key={app.id} app={app} />
@@ -67,6 +78,7 @@ function AppForm({
   submitLabel: string;
   onDone: () => void;
 }) {
+  const { t } = useTranslation("admin");
   const queryClient = useQueryClient();
   const [name, setName] = useState(app?.name ?? "");
   const [subjects, setSubjects] = useState(app?.subjects.join(", ") ?? "");
@@ -99,7 +111,7 @@ function AppForm({
   function submit(event: FormEvent) {
     event.preventDefault();
     setProblem(null);
-    if (!name.trim()) return setProblem("Name the app.");
+    if (!name.trim()) return setProblem(t("learningApps.form.nameIt"));
     save.mutate();
   }
 
@@ -110,37 +122,37 @@ function AppForm({
       </h3>
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
-          label="App name"
+          label={t("learningApps.form.name")}
           value={name}
           maxLength={100}
           onChange={(event) => setName(event.target.value)}
         />
         <div>
           <TextField
-            label="Subjects"
+            label={t("learningApps.form.subjects")}
             value={subjects}
             onChange={(event) => setSubjects(event.target.value)}
-            placeholder="Math, Reading"
+            placeholder={t("learningApps.form.subjectsPlaceholder")}
             aria-describedby={ids.subjectsHint}
           />
           <p id={ids.subjectsHint} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-            Separate subjects with commas.
+            {t("learningApps.form.subjectsHint")}
           </p>
         </div>
         <TextField
-          label="Launch URL"
+          label={t("learningApps.form.launchUrl")}
           type="url"
           inputMode="url"
           value={launchUrl}
           onChange={(event) => setLaunchUrl(event.target.value)}
-          placeholder="https://app.example.org"
+          placeholder={t("learningApps.form.launchUrlPlaceholder")}
         />
         <TextField
-          label="Icon"
+          label={t("learningApps.form.icon")}
           value={icon}
           maxLength={500}
           onChange={(event) => setIcon(event.target.value)}
-          placeholder="An emoji such as 📐, or an image URL"
+          placeholder={t("learningApps.form.iconPlaceholder")}
         />
       </div>
       <label htmlFor={ids.active} className="flex items-center gap-2 text-sm font-medium">
@@ -151,7 +163,7 @@ function AppForm({
           onChange={(event) => setIsActive(event.target.checked)}
           className="size-4 accent-brand-600"
         />
-        Active: students see it and its keys work
+        {t("learningApps.form.active")}
       </label>
       {problem && (
         <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-300">
@@ -160,10 +172,10 @@ function AppForm({
       )}
       <div className="flex flex-wrap gap-3">
         <button type="submit" disabled={save.isPending} className={buttonClass("primary")}>
-          {save.isPending ? "Saving…" : submitLabel}
+          {save.isPending ? t("learningApps.form.saving") : submitLabel}
         </button>
         <button type="button" onClick={onDone} className={buttonClass("secondary")}>
-          Cancel
+          {t("common:dialog.cancel")}
         </button>
       </div>
     </form>
@@ -189,6 +201,7 @@ function AppIcon({ icon }: { icon: string | null }) {
 }
 
 function AppCard({ app }: { app: LearningApp }) {
+  const { t } = useTranslation("admin");
   const queryClient = useQueryClient();
   const [isEditing, setIsEditing] = useState(false);
   const [showKeys, setShowKeys] = useState(false);
@@ -208,11 +221,11 @@ function AppCard({ app }: { app: LearningApp }) {
               <span
                 className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${app.isActive ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200" : "bg-slate-200 text-slate-700 dark:bg-slate-800 dark:text-slate-300"}`}
               >
-                {app.isActive ? "Active" : "Inactive"}
+                {app.isActive ? t("learningApps.card.active") : t("learningApps.card.inactive")}
               </span>
             </div>
             <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-              {app.subjects.length > 0 ? app.subjects.join(", ") : "No subject"}
+              {app.subjects.length > 0 ? app.subjects.join(", ") : t("learningApps.card.noSubject")}
             </p>
             {app.launchUrl && (
               <a
@@ -229,28 +242,36 @@ function AppCard({ app }: { app: LearningApp }) {
             <button
               type="button"
               onClick={() => setIsEditing(!isEditing)}
+              aria-label={t("learningApps.card.editLabel", { name: app.name })}
               className={buttonClass("secondary")}
             >
-              Edit<span className="sr-only"> {app.name}</span>
+              {t("learningApps.card.edit")}
             </button>
             <button
               type="button"
               disabled={toggleActive.isPending}
               onClick={() => toggleActive.mutate()}
+              aria-label={t(
+                app.isActive ? "learningApps.card.deactivateLabel" : "learningApps.card.activateLabel",
+                {
+                  name: app.name,
+                },
+              )}
               className={buttonClass("secondary")}
             >
-              {app.isActive ? "Deactivate" : "Activate"}
-              <span className="sr-only"> {app.name}</span>
+              {app.isActive ? t("learningApps.card.deactivate") : t("learningApps.card.activate")}
             </button>
             <button
               type="button"
               aria-expanded={showKeys}
               aria-controls={keysId}
               onClick={() => setShowKeys(!showKeys)}
+              aria-label={t(showKeys ? "learningApps.card.hideKeysLabel" : "learningApps.card.keysLabel", {
+                name: app.name,
+              })}
               className={buttonClass("secondary")}
             >
-              {showKeys ? "Hide API keys" : "API keys"}
-              <span className="sr-only"> of {app.name}</span>
+              {showKeys ? t("learningApps.card.hideKeys") : t("learningApps.card.keys")}
             </button>
           </div>
         </div>
@@ -262,8 +283,8 @@ function AppCard({ app }: { app: LearningApp }) {
         {isEditing && (
           <AppForm
             app={app}
-            title={`Edit ${app.name}`}
-            submitLabel="Save changes"
+            title={t("learningApps.card.editLabel", { name: app.name })}
+            submitLabel={t("learningApps.card.saveChanges")}
             onDone={() => setIsEditing(false)}
           />
         )}
@@ -276,6 +297,7 @@ function AppCard({ app }: { app: LearningApp }) {
 }
 
 function AppKeys({ app }: { app: LearningApp }) {
+  const { t } = useTranslation("admin");
   const queryClient = useQueryClient();
   const keys = useQuery(appKeysQuery(app.id));
   const [label, setLabel] = useState("");
@@ -296,7 +318,7 @@ function AppKeys({ app }: { app: LearningApp }) {
   function submit(event: FormEvent) {
     event.preventDefault();
     setProblem(null);
-    if (!label.trim()) return setProblem("Label the key, for example where it is used.");
+    if (!label.trim()) return setProblem(t("learningApps.keys.labelIt"));
     create.mutate();
   }
 
@@ -306,12 +328,10 @@ function AppKeys({ app }: { app: LearningApp }) {
       className="mt-5 border-t border-slate-200 pt-4 dark:border-slate-800"
     >
       <h4 id={headingId} className="font-semibold">
-        API keys of {app.name}
+        {t("learningApps.card.keysLabel", { name: app.name })}
       </h4>
       {!app.isActive && (
-        <p className="mt-1 text-sm text-amber-800 dark:text-amber-200">
-          The app is inactive: its keys are refused until it is activated.
-        </p>
+        <p className="mt-1 text-sm text-amber-800 dark:text-amber-200">{t("learningApps.keys.inactive")}</p>
       )}
       {keys.isError && (
         <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-300">
@@ -319,7 +339,7 @@ function AppKeys({ app }: { app: LearningApp }) {
         </p>
       )}
       {keys.data && keys.data.data.length === 0 && (
-        <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">No key yet.</p>
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{t("learningApps.keys.none")}</p>
       )}
       {keys.data && keys.data.data.length > 0 && (
         <ul className="mt-2 divide-y divide-slate-200 dark:divide-slate-800">
@@ -332,22 +352,27 @@ function AppKeys({ app }: { app: LearningApp }) {
               <div className="min-w-0">
                 <p className="font-medium break-words">{key.label}</p>
                 <p className="text-xs text-slate-600 dark:text-slate-300">
-                  <span className="font-mono">{key.keyPrefix}…</span> · created{" "}
-                  {new Date(key.createdAt).toLocaleDateString()} · last used{" "}
-                  {key.lastUsedAt ? relativeTime(key.lastUsedAt) : "never"}
+                  <span className="font-mono">{key.keyPrefix}…</span> ·{" "}
+                  {key.lastUsedAt
+                    ? t("learningApps.keys.usage", {
+                        date: dateOf(key.createdAt),
+                        when: relativeTime(key.lastUsedAt),
+                      })
+                    : t("learningApps.keys.usageNever", { date: dateOf(key.createdAt) })}
                 </p>
               </div>
               {key.revokedAt ? (
                 <span className="rounded-full bg-red-100 px-2.5 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-950 dark:text-red-200">
-                  Revoked {new Date(key.revokedAt).toLocaleDateString()}
+                  {t("learningApps.keys.revoked", { date: dateOf(key.revokedAt) })}
                 </span>
               ) : (
                 <button
                   type="button"
                   onClick={() => setRevoking(key)}
+                  aria-label={t("learningApps.keys.revokeLabel", { label: key.label })}
                   className={buttonClass("secondary", "text-red-700 dark:text-red-300")}
                 >
-                  Revoke<span className="sr-only"> {key.label}</span>
+                  {t("learningApps.keys.revoke")}
                 </button>
               )}
             </li>
@@ -357,22 +382,22 @@ function AppKeys({ app }: { app: LearningApp }) {
       <div className="mt-4">
         {created ? (
           <SecretOnce
-            title={`New key “${created.label}”`}
-            values={[{ label: "API key", value: created.secret }]}
+            title={t("learningApps.keys.newKey", { label: created.label })}
+            values={[{ label: t("learningApps.keys.apiKey"), value: created.secret }]}
             onDone={() => setCreated(null)}
           />
         ) : (
           <form onSubmit={submit} noValidate className="flex flex-wrap items-end gap-3">
             <TextField
-              label="New key label"
+              label={t("learningApps.keys.newKeyLabel")}
               value={label}
               maxLength={100}
               onChange={(event) => setLabel(event.target.value)}
-              placeholder="Production server"
+              placeholder={t("learningApps.keys.newKeyPlaceholder")}
               className="min-w-0 flex-1 sm:max-w-sm"
             />
             <button type="submit" disabled={create.isPending} className={buttonClass("primary")}>
-              {create.isPending ? "Creating…" : "Create key"}
+              {create.isPending ? t("learningApps.keys.creating") : t("learningApps.keys.create")}
             </button>
             {problem && (
               <p role="alert" className="w-full text-sm font-medium text-red-700 dark:text-red-300">
@@ -384,13 +409,13 @@ function AppKeys({ app }: { app: LearningApp }) {
       </div>
       {revoking && (
         <ConfirmDialog
-          title={`Revoke the key “${revoking.label}”?`}
-          confirmLabel="Revoke key"
+          title={t("learningApps.keys.revokeTitle", { label: revoking.label })}
+          confirmLabel={t("learningApps.keys.revokeKey")}
           onConfirm={async () => {
             await revokeAppKey(app.id, revoking.id);
             await queryClient.invalidateQueries({ queryKey: credentialKeys.appKeys(app.id) });
           }}
-          message={`${app.name} can no longer report activity with this key. This cannot be undone.`}
+          message={t("learningApps.keys.revokeMessage", { name: app.name })}
           onClose={() => setRevoking(null)}
         />
       )}

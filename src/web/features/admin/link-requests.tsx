@@ -1,8 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { GuardianLinkRequest } from "../../../shared/contracts/people";
 import { Card } from "../../components/page-header";
 import { failureMessage } from "../../components/ui/dialog";
+import { instantDateLabel } from "../../lib/format";
 import { decideGuardianLinkRequest, guardianLinkRequestsQuery } from "./api";
 import { DANGER_SMALL_BUTTON, SMALL_BUTTON } from "./people-search";
 import { useRefreshRoster } from "./user-roles";
@@ -12,6 +14,7 @@ import { useRefreshRoster } from "./user-roles";
  * account sees the child's learning only once an administrator approves.
  */
 export function GuardianLinkRequests() {
+  const { t } = useTranslation("admin");
   const requests = useQuery(guardianLinkRequestsQuery);
   const refresh = useRefreshRoster();
   const [notice, setNotice] = useState<string | null>(null);
@@ -26,22 +29,20 @@ export function GuardianLinkRequests() {
       await decideGuardianLinkRequest(request.id, decision);
       await refresh();
       setNotice(
-        decision === "approve"
-          ? `Linked ${request.agent.name} to ${request.student.name}.`
-          : `${request.agent.name} was not linked to ${request.student.name}.`,
+        t(decision === "approve" ? "linkRequests.linked" : "linkRequests.notLinked", {
+          agent: request.agent.name,
+          student: request.student.name,
+        }),
       );
     } catch (error) {
-      setProblem(failureMessage(error, "Could not decide this request."));
+      setProblem(failureMessage(error, t("linkRequests.decideFailed")));
     }
   }
 
   return (
     <Card>
-      <h2 className="text-lg font-bold">Links waiting for approval</h2>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-        Guides asked to link these parents and guardians, who already have an account, to students they
-        onboarded. Once linked, they see the child's learning.
-      </p>
+      <h2 className="text-lg font-bold">{t("linkRequests.heading")}</h2>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t("linkRequests.description")}</p>
       <div aria-live="polite" className="mt-3 space-y-2">
         {notice && <p className="text-sm text-emerald-800 dark:text-emerald-200">{notice}</p>}
         {problem && (
@@ -51,7 +52,7 @@ export function GuardianLinkRequests() {
         )}
         {requests.isError && (
           <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-300">
-            {failureMessage(requests.error, "Could not load the requests.")}
+            {failureMessage(requests.error, t("linkRequests.loadFailed"))}
           </p>
         )}
       </div>
@@ -59,10 +60,12 @@ export function GuardianLinkRequests() {
         {waiting.map((request) => (
           <li key={request.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
             <p className="text-sm">
-              <strong>{request.agent.name}</strong> as parent or guardian of{" "}
-              <strong>{request.student.name}</strong>
+              {t("linkRequests.pair", { agent: request.agent.name, student: request.student.name })}
               <span className="block text-xs text-slate-600 dark:text-slate-300">
-                Asked by {request.requestedBy.name} on {new Date(request.requestedAt).toLocaleDateString()}
+                {t("linkRequests.askedBy", {
+                  name: request.requestedBy.name,
+                  date: instantDateLabel(request.requestedAt),
+                })}
               </span>
             </p>
             <div className="flex gap-2">
@@ -70,17 +73,23 @@ export function GuardianLinkRequests() {
                 type="button"
                 className={SMALL_BUTTON}
                 onClick={() => decide(request, "approve")}
-                aria-label={`Approve linking ${request.agent.name} to ${request.student.name}`}
+                aria-label={t("linkRequests.approveLabel", {
+                  agent: request.agent.name,
+                  student: request.student.name,
+                })}
               >
-                Approve
+                {t("linkRequests.approve")}
               </button>
               <button
                 type="button"
                 className={DANGER_SMALL_BUTTON}
                 onClick={() => decide(request, "refuse")}
-                aria-label={`Refuse linking ${request.agent.name} to ${request.student.name}`}
+                aria-label={t("linkRequests.refuseLabel", {
+                  agent: request.agent.name,
+                  student: request.student.name,
+                })}
               >
-                Refuse
+                {t("linkRequests.refuse")}
               </button>
             </div>
           </li>

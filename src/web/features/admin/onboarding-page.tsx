@@ -1,9 +1,9 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type InputHTMLAttributes, useDeferredValue, useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import {
   GUARDIAN_ROLES,
-  gradeName,
   MAX_GUARDIANS,
   newGuardianSchema,
   newStudentSchema,
@@ -12,10 +12,10 @@ import {
   type OnboardingResult,
 } from "../../../shared/contracts/onboarding";
 import type { PersonSummary } from "../../../shared/contracts/rostering";
-import { ROLE_DISPLAY_NAMES } from "../../../shared/roles";
 import { Card, PageHeader } from "../../components/page-header";
 import { failureMessage } from "../../components/ui/dialog";
 import { buttonClass, SelectField, TextField } from "../../components/ui/form";
+import { i18next } from "../../lib/i18n";
 import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
 import { EmptyState, Loading, QueryError } from "../home/parts";
@@ -26,10 +26,10 @@ import {
   rosterKeys,
   submitOnboarding,
 } from "./api";
-import { OnboardingDone } from "./onboarding-done";
+import { gradeText, OnboardingDone } from "./onboarding-done";
 import { DANGER_SMALL_BUTTON, SMALL_BUTTON } from "./people-search";
 
-const STEPS = ["Student", "School", "Parents and guardians", "Classes", "Review", "Done"] as const;
+const STEPS = ["student", "school", "guardians", "classes", "review", "done"] as const;
 type Step = (typeof STEPS)[number];
 
 interface StudentDraft {
@@ -107,9 +107,9 @@ function toRequest(draft: Draft): OnboardingRequest {
 }
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-const GRADE_OPTIONS = [
-  { value: "", label: "Choose a grade…" },
-  ...ONBOARDING_GRADES.map((grade) => ({ value: grade, label: capitalise(gradeName(grade)) })),
+const gradeOptions = () => [
+  { value: "", label: i18next.t("admin:onboarding.student.chooseGrade") },
+  ...ONBOARDING_GRADES.map((grade) => ({ value: grade, label: capitalise(gradeText(grade)) })),
 ];
 
 /**
@@ -117,7 +117,8 @@ const GRADE_OPTIONS = [
  * checked before the next, everything created together at the end.
  */
 export function OnboardingPage() {
-  const [step, setStep] = useState<Step>("Student");
+  const { t } = useTranslation("admin");
+  const [step, setStep] = useState<Step>("student");
   const [draft, setDraft] = useState<Draft>(EMPTY_DRAFT);
   // Problems show once Next was tried on a step, and then follow every keystroke.
   const [hasTriedNext, setHasTriedNext] = useState(false);
@@ -146,9 +147,9 @@ export function OnboardingPage() {
   };
 
   function stepErrors(current: Step): FieldErrors {
-    if (current === "Student") return errorsOf(newStudentSchema.safeParse(draft.student));
-    if (current === "School") return draft.schoolSourcedId ? {} : { school: "Choose a school" };
-    if (current === "Parents and guardians") {
+    if (current === "student") return errorsOf(newStudentSchema.safeParse(draft.student));
+    if (current === "school") return draft.schoolSourcedId ? {} : { school: t("onboarding.school.choose") };
+    if (current === "guardians") {
       const found: FieldErrors = {};
       draft.guardians.forEach((guardian, position) => {
         if (guardian.kind !== "new") return;
@@ -173,9 +174,9 @@ export function OnboardingPage() {
       const created = await submitOnboarding(toRequest(draft));
       setResult(created.data);
       await queryClient.invalidateQueries({ queryKey: rosterKeys.all });
-      goTo("Done");
+      goTo("done");
     } catch (error) {
-      setFailure(failureMessage(error, "The accounts could not be created. Nothing was saved; try again."));
+      setFailure(failureMessage(error, t("onboarding.submitFailed")));
     } finally {
       setIsSubmitting(false);
     }
@@ -186,36 +187,38 @@ export function OnboardingPage() {
   return (
     <div>
       <PageHeader
-        title="Onboarding"
-        description="Add a new student with their school, parents or guardians and classes. Their accounts are created together at the end."
+        title={t("common:pages./app/admin/onboarding.title")}
+        description={t("onboarding.description")}
       />
-      <Stepper step={step} onGoBack={(target) => step !== "Done" && goTo(target)} />
+      <Stepper step={step} onGoBack={(target) => step !== "done" && goTo(target)} />
       <Card>
         <h2 ref={headingRef} tabIndex={-1} className="mb-4 text-xl font-bold outline-none">
-          {step === "Done" ? "Accounts created" : `${index + 1}. ${step}`}
+          {step === "done"
+            ? t("onboarding.created")
+            : t("onboarding.stepTitle", { number: index + 1, step: t(`onboarding.steps.${step}`) })}
         </h2>
-        {step === "Student" && (
+        {step === "student" && (
           <StudentStep
             student={draft.student}
             errors={errors}
             onChange={(student) => update({ student: { ...draft.student, ...student } })}
           />
         )}
-        {step === "School" && (
+        {step === "school" && (
           <SchoolStep
             schoolId={draft.schoolSourcedId}
             error={errors.school}
             onChange={(schoolSourcedId) => update({ schoolSourcedId, classSourcedIds: [] })}
           />
         )}
-        {step === "Parents and guardians" && (
+        {step === "guardians" && (
           <GuardiansStep
             guardians={draft.guardians}
             errors={errors}
             onChange={(guardians) => update({ guardians })}
           />
         )}
-        {step === "Classes" && (
+        {step === "classes" && (
           <ClassesStep
             schoolId={draft.schoolSourcedId}
             grade={draft.student.grade}
@@ -223,15 +226,15 @@ export function OnboardingPage() {
             onChange={(classSourcedIds) => update({ classSourcedIds })}
           />
         )}
-        {step === "Review" && <ReviewStep draft={draft} onEdit={goTo} />}
-        {step === "Done" && result && (
+        {step === "review" && <ReviewStep draft={draft} onEdit={goTo} />}
+        {step === "done" && result && (
           <OnboardingDone
             result={result}
             grade={draft.student.grade}
             onRestart={() => {
               setDraft(EMPTY_DRAFT);
               setResult(null);
-              goTo("Student");
+              goTo("student");
             }}
           />
         )}
@@ -243,7 +246,7 @@ export function OnboardingPage() {
             {failure}
           </p>
         )}
-        {step !== "Done" && (
+        {step !== "done" && (
           <div className="mt-6 flex flex-wrap justify-between gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
             <button
               type="button"
@@ -251,20 +254,20 @@ export function OnboardingPage() {
               disabled={index === 0}
               className={buttonClass("secondary")}
             >
-              Back
+              {t("onboarding.back")}
             </button>
-            {step === "Review" ? (
+            {step === "review" ? (
               <button
                 type="button"
                 onClick={submit}
                 disabled={isSubmitting}
                 className={buttonClass("primary")}
               >
-                {isSubmitting ? "Creating…" : "Create accounts"}
+                {isSubmitting ? t("onboarding.creating") : t("onboarding.create")}
               </button>
             ) : (
               <button type="button" onClick={next} className={buttonClass("primary")}>
-                Next
+                {t("onboarding.next")}
               </button>
             )}
           </div>
@@ -275,13 +278,17 @@ export function OnboardingPage() {
 }
 
 function Stepper({ step, onGoBack }: { step: Step; onGoBack: (step: Step) => void }) {
+  const { t } = useTranslation("admin");
   const current = STEPS.indexOf(step);
   return (
-    <nav aria-label="Onboarding steps" className="mb-6">
+    <nav aria-label={t("onboarding.stepsLabel")} className="mb-6">
       <ol className="flex flex-wrap gap-2">
         {STEPS.map((entry, position) => {
           const isDone = position < current;
-          const label = `${position + 1}. ${entry}`;
+          const label = t("onboarding.stepTitle", {
+            number: position + 1,
+            step: t(`onboarding.steps.${entry}`),
+          });
           const style = `rounded-full border px-3 py-1 text-sm font-semibold ${
             position === current
               ? "border-brand-600 bg-brand-600 text-white"
@@ -291,13 +298,13 @@ function Stepper({ step, onGoBack }: { step: Step; onGoBack: (step: Step) => voi
           }`;
           return (
             <li key={entry} aria-current={position === current ? "step" : undefined}>
-              {isDone && step !== "Done" ? (
+              {isDone && step !== "done" ? (
                 <button
                   type="button"
                   className={`${style} hover:bg-brand-50 dark:hover:bg-slate-800`}
                   onClick={() => onGoBack(entry)}
+                  aria-label={t("onboarding.backTo", { step: label })}
                 >
-                  <span className="sr-only">Back to </span>
                   {label}
                 </button>
               ) : (
@@ -346,20 +353,31 @@ function StudentStep({
     onChange: (event: { target: { value: string } }) => onChange({ [name]: event.target.value }),
     error: errors[name],
   });
+  const { t } = useTranslation("admin");
   const gradeErrorId = useId();
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <CheckedField label="Given name" autoComplete="off" required {...field("givenName")} />
-      <CheckedField label="Family name" autoComplete="off" required {...field("familyName")} />
       <CheckedField
-        label="Preferred name (optional)"
-        hint="What the student likes to be called."
+        label={t("onboarding.fields.givenName")}
+        autoComplete="off"
+        required
+        {...field("givenName")}
+      />
+      <CheckedField
+        label={t("onboarding.fields.familyName")}
+        autoComplete="off"
+        required
+        {...field("familyName")}
+      />
+      <CheckedField
+        label={t("onboarding.student.preferred")}
+        hint={t("onboarding.student.preferredHint")}
         {...field("preferredFirstName")}
       />
       <div>
         <SelectField
-          label="Grade"
-          options={GRADE_OPTIONS}
+          label={t("onboarding.student.grade")}
+          options={gradeOptions()}
           value={student.grade}
           onChange={(event) => onChange({ grade: event.target.value })}
           aria-invalid={Boolean(errors.grade)}
@@ -371,20 +389,20 @@ function StudentStep({
         </p>
       </div>
       <CheckedField
-        label="Email"
+        label={t("onboarding.fields.email")}
         type="email"
         inputMode="email"
         autoComplete="off"
-        hint="The student signs in with their email, or with a username when they have none."
+        hint={t("onboarding.student.emailHint")}
         {...field("email")}
       />
       <CheckedField
-        label="Username"
+        label={t("onboarding.student.username")}
         autoComplete="off"
-        hint="Only needed without an email: 3 to 64 letters, digits, dots or dashes."
+        hint={t("onboarding.student.usernameHint")}
         {...field("username")}
       />
-      <CheckedField label="Date of birth (optional)" type="date" {...field("birthDate")} />
+      <CheckedField label={t("onboarding.student.birthDate")} type="date" {...field("birthDate")} />
     </div>
   );
 }
@@ -398,6 +416,7 @@ function SchoolStep({
   error?: string;
   onChange: (id: string) => void;
 }) {
+  const { t } = useTranslation("admin");
   const schools = useQuery(onboardingSchoolsQuery);
   const { activeRole } = useAuth();
   const only = schools.data?.data.length === 1 ? schools.data.data[0] : undefined;
@@ -405,19 +424,19 @@ function SchoolStep({
     if (only && !schoolId) onChange(only.sourcedId);
   }, [only, schoolId, onChange]);
 
-  if (schools.isError) return <QueryError error={schools.error} fallback="Could not load the schools" />;
-  if (!schools.data) return <Loading label="Loading the schools" />;
+  if (schools.isError) return <QueryError error={schools.error} fallback={t("onboarding.school.failed")} />;
+  if (!schools.data) return <Loading label={t("onboarding.school.loading")} />;
   if (schools.data.data.length === 0)
     return (
-      <EmptyState icon="🏫" title="No school to onboard into">
-        {activeRole === "teacher"
-          ? "You do not teach at a school yet."
-          : "Add a school on the Organizations page first."}
+      <EmptyState icon="🏫" title={t("onboarding.school.none")}>
+        {activeRole === "teacher" ? t("onboarding.school.noneGuide") : t("onboarding.school.noneAdmin")}
       </EmptyState>
     );
   return (
     <fieldset>
-      <legend className="text-sm font-medium">{activeRole === "teacher" ? "Your schools" : "Schools"}</legend>
+      <legend className="text-sm font-medium">
+        {activeRole === "teacher" ? t("onboarding.school.yours") : t("onboarding.school.all")}
+      </legend>
       <div className="mt-2 grid gap-2 sm:grid-cols-2">
         {schools.data.data.map((school) => (
           <label
@@ -466,6 +485,7 @@ function GuardiansStep({
   errors: FieldErrors;
   onChange: (guardians: GuardianDraft[]) => void;
 }) {
+  const { t } = useTranslation("admin");
   const { activeRole } = useAuth();
   const isFull = guardians.length >= MAX_GUARDIANS;
   const replace = (key: string, changes: Partial<GuardianDraft>) =>
@@ -477,13 +497,11 @@ function GuardiansStep({
   return (
     <div className="space-y-5">
       <p className="text-sm text-slate-600 dark:text-slate-300">
-        Add new parents or guardians (each gets an account), link ones already in Dash, or skip this step. Up
-        to {MAX_GUARDIANS}.
-        {activeRole === "teacher" &&
-          " An administrator confirms links to parents and guardians who are already in Dash before they see the student."}
+        {t("onboarding.guardians.intro", { max: MAX_GUARDIANS })}
+        {activeRole === "teacher" && ` ${t("onboarding.guardians.guideNote")}`}
       </p>
       {guardians.length > 0 && (
-        <ul className="space-y-3" aria-label="Parents and guardians to add">
+        <ul className="space-y-3" aria-label={t("onboarding.guardians.toAdd")}>
           {guardians.map((guardian, position) =>
             guardian.kind === "existing" ? (
               <li
@@ -493,9 +511,9 @@ function GuardiansStep({
                 <div>
                   <p className="font-semibold">{fullName(guardian.person)}</p>
                   <p className="text-xs text-slate-600 dark:text-slate-400">
-                    Already in Dash ·{" "}
+                    {t("onboarding.guardians.already")} ·{" "}
                     {[
-                      guardian.person.roles.map((role) => ROLE_DISPLAY_NAMES[role]).join(", "),
+                      guardian.person.roles.map((role) => t(`common:roles.${role}`)).join(", "),
                       guardian.person.email,
                     ]
                       .filter(Boolean)
@@ -506,21 +524,23 @@ function GuardiansStep({
                   type="button"
                   onClick={() => remove(guardian.key)}
                   className={DANGER_SMALL_BUTTON}
-                  aria-label={`Remove ${fullName(guardian.person)}`}
+                  aria-label={t("onboarding.guardians.removeLabel", { name: fullName(guardian.person) })}
                 >
-                  Remove
+                  {t("onboarding.guardians.remove")}
                 </button>
               </li>
             ) : (
               <li key={guardian.key} className="rounded-xl border border-slate-200 p-4 dark:border-slate-700">
                 <fieldset>
-                  <legend className="font-semibold">New parent or guardian {position + 1}</legend>
+                  <legend className="font-semibold">
+                    {t("onboarding.guardians.newOne", { number: position + 1 })}
+                  </legend>
                   <div className="mt-3 grid gap-4 sm:grid-cols-2">
                     <SelectField
-                      label="Relationship"
+                      label={t("onboarding.guardians.relationship")}
                       options={GUARDIAN_ROLES.map((role) => ({
                         value: role,
-                        label: ROLE_DISPLAY_NAMES[role],
+                        label: t(`common:roles.${role}`),
                       }))}
                       value={guardian.role}
                       onChange={(event) =>
@@ -528,7 +548,7 @@ function GuardiansStep({
                       }
                     />
                     <CheckedField
-                      label="Email"
+                      label={t("onboarding.fields.email")}
                       type="email"
                       autoComplete="off"
                       value={guardian.email}
@@ -536,14 +556,14 @@ function GuardiansStep({
                       error={errors[`${position}.email`]}
                     />
                     <CheckedField
-                      label="Given name"
+                      label={t("onboarding.fields.givenName")}
                       autoComplete="off"
                       value={guardian.givenName}
                       onChange={(event) => replace(guardian.key, { givenName: event.target.value })}
                       error={errors[`${position}.givenName`]}
                     />
                     <CheckedField
-                      label="Family name"
+                      label={t("onboarding.fields.familyName")}
                       autoComplete="off"
                       value={guardian.familyName}
                       onChange={(event) => replace(guardian.key, { familyName: event.target.value })}
@@ -555,7 +575,7 @@ function GuardiansStep({
                     onClick={() => remove(guardian.key)}
                     className={`${DANGER_SMALL_BUTTON} mt-3`}
                   >
-                    Remove this parent or guardian
+                    {t("onboarding.guardians.removeThis")}
                   </button>
                 </fieldset>
               </li>
@@ -574,7 +594,7 @@ function GuardiansStep({
         }
         className={buttonClass("secondary")}
       >
-        Add a new parent or guardian
+        {t("onboarding.guardians.addNew")}
       </button>
       <GuardianFinder
         chosenIds={guardians.flatMap((entry) => (entry.kind === "existing" ? [entry.person.sourcedId] : []))}
@@ -594,6 +614,7 @@ function GuardianFinder({
   isFull: boolean;
   onPick: (person: PersonSummary) => void;
 }) {
+  const { t } = useTranslation("admin");
   const [search, setSearch] = useState("");
   const deferred = useDeferredValue(search.trim());
   const found = useQuery({
@@ -604,45 +625,49 @@ function GuardianFinder({
   return (
     <div className="rounded-xl border border-slate-200 p-4 dark:border-slate-700">
       <TextField
-        label="Link a parent or guardian already in Dash"
+        label={t("onboarding.finder.label")}
         type="search"
         value={search}
         onChange={(event) => setSearch(event.target.value)}
-        placeholder="Name or email, at least 2 letters"
+        placeholder={t("onboarding.finder.placeholder")}
       />
-      {found.isError && <QueryError error={found.error} fallback="Could not search" />}
+      {found.isError && <QueryError error={found.error} fallback={t("onboarding.finder.failed")} />}
       {deferred.length >= 2 && found.data && (
         <>
           <p className="mt-2 text-xs text-slate-600 dark:text-slate-400" aria-live="polite">
             {found.data.total === 0
-              ? "Nobody matches."
-              : `${found.data.total} found${found.data.total > 10 ? ": the first 10" : ""}`}
+              ? t("peopleSearch.none")
+              : found.data.total > 10
+                ? t("onboarding.finder.foundFirst", { count: found.data.total })
+                : t("onboarding.finder.found", { count: found.data.total })}
           </p>
           <ul
             className="mt-1 divide-y divide-slate-100 dark:divide-slate-800"
-            aria-label="Parents and guardians found"
+            aria-label={t("onboarding.finder.results")}
           >
             {found.data.data.map((person) => (
               <li key={person.sourcedId} className="flex items-center justify-between gap-3 py-2">
                 <div className="min-w-0">
                   <p className="font-medium">{fullName(person)}</p>
                   <p className="truncate text-xs text-slate-600 dark:text-slate-400">
-                    {[person.roles.map((role) => ROLE_DISPLAY_NAMES[role]).join(", "), person.email]
+                    {[person.roles.map((role) => t(`common:roles.${role}`)).join(", "), person.email]
                       .filter(Boolean)
                       .join(" · ")}
                   </p>
                 </div>
                 {chosenIds.includes(person.sourcedId) ? (
-                  <span className="text-xs font-semibold text-slate-600 dark:text-slate-300">Added</span>
+                  <span className="text-xs font-semibold text-slate-600 dark:text-slate-300">
+                    {t("onboarding.finder.added")}
+                  </span>
                 ) : (
                   <button
                     type="button"
                     disabled={isFull}
                     onClick={() => onPick(person)}
                     className={SMALL_BUTTON}
-                    aria-label={`Link ${fullName(person)}`}
+                    aria-label={t("relationships.linkLabel", { name: fullName(person) })}
                   >
-                    Link
+                    {t("relationships.link")}
                   </button>
                 )}
               </li>
@@ -665,13 +690,14 @@ function ClassesStep({
   selected: string[];
   onChange: (ids: string[]) => void;
 }) {
+  const { t } = useTranslation("admin");
   const classes = useQuery(onboardingClassesQuery(schoolId, grade));
-  if (classes.isError) return <QueryError error={classes.error} fallback="Could not load the classes" />;
-  if (!classes.data) return <Loading label="Loading the classes" />;
+  if (classes.isError) return <QueryError error={classes.error} fallback={t("explorer.classes.failed")} />;
+  if (!classes.data) return <Loading label={t("explorer.classes.loading")} />;
   if (classes.data.data.length === 0)
     return (
-      <EmptyState icon="📚" title={`No class for ${gradeName(grade)} at this school`}>
-        You can finish without classes and enroll the student later.
+      <EmptyState icon="📚" title={t("onboarding.classes.none", { grade: gradeText(grade) })}>
+        {t("onboarding.classes.noneHint")}
       </EmptyState>
     );
   const toggle = (id: string, on: boolean) =>
@@ -679,7 +705,7 @@ function ClassesStep({
   return (
     <fieldset>
       <legend className="text-sm text-slate-600 dark:text-slate-300">
-        Classes open to {gradeName(grade)}. Your own classes come first; you can also finish without any.
+        {t("onboarding.classes.legend", { grade: gradeText(grade) })}
       </legend>
       <ul className="mt-3 grid gap-2 md:grid-cols-2">
         {classes.data.data.map((entry) => (
@@ -701,18 +727,22 @@ function ClassesStep({
                   {entry.title}
                   {entry.isMine && (
                     <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100">
-                      Your class
+                      {t("onboarding.classes.yours")}
                     </span>
                   )}
                 </span>
                 <span className="block text-xs text-slate-600 dark:text-slate-400">
-                  {[entry.guides.join(", ") || "No Guide yet", `${entry.students} students`, entry.classCode]
+                  {[
+                    entry.guides.join(", ") || t("onboarding.classes.noGuide"),
+                    t("onboarding.classes.students", { count: entry.students }),
+                    entry.classCode,
+                  ]
                     .filter(Boolean)
                     .join(" · ")}
                 </span>
                 {!entry.canEnroll && (
                   <span className="block text-xs text-slate-600 dark:text-slate-400">
-                    Only its Guides or an administrator can add students.
+                    {t("onboarding.classes.cannotEnroll")}
                   </span>
                 )}
               </span>
@@ -725,6 +755,7 @@ function ClassesStep({
 }
 
 function ReviewStep({ draft, onEdit }: { draft: Draft; onEdit: (step: Step) => void }) {
+  const { t } = useTranslation("admin");
   const schools = useQuery(onboardingSchoolsQuery);
   const classes = useQuery(onboardingClassesQuery(draft.schoolSourcedId, draft.student.grade));
   const school = schools.data?.data.find((entry) => entry.sourcedId === draft.schoolSourcedId);
@@ -732,57 +763,64 @@ function ReviewStep({ draft, onEdit }: { draft: Draft; onEdit: (step: Step) => v
     draft.classSourcedIds.includes(entry.sourcedId),
   );
   const { student } = draft;
-  const rows: { step: Step; label: string; value: string }[] = [
+  const rows: { id: string; step: Step; value: string }[] = [
     {
-      step: "Student",
-      label: "Student",
+      id: "student",
+      step: "student",
       value: [
         `${student.givenName} ${student.familyName}`,
-        student.preferredFirstName && `called ${student.preferredFirstName}`,
-        gradeName(student.grade),
-        student.birthDate && `born ${student.birthDate}`,
+        student.preferredFirstName && t("onboarding.review.called", { name: student.preferredFirstName }),
+        gradeText(student.grade),
+        student.birthDate && t("onboarding.review.born", { date: student.birthDate }),
       ]
         .filter(Boolean)
         .join(", "),
     },
-    { step: "Student", label: "Signs in with", value: student.email || student.username },
-    { step: "School", label: "School", value: school?.name ?? "…" },
+    { id: "signIn", step: "student", value: student.email || student.username },
+    { id: "school", step: "school", value: school?.name ?? "…" },
     {
-      step: "Parents and guardians",
-      label: "Parents and guardians",
+      id: "guardians",
+      step: "guardians",
       value:
         draft.guardians
           .map((guardian) =>
             guardian.kind === "new"
-              ? `${guardian.givenName} ${guardian.familyName} (new ${guardian.role}, ${guardian.email})`
-              : `${fullName(guardian.person)} (already in Dash)`,
+              ? t("onboarding.review.newGuardian", {
+                  name: `${guardian.givenName} ${guardian.familyName}`,
+                  role: guardian.role,
+                  email: guardian.email,
+                })
+              : t("onboarding.review.existingGuardian", { name: fullName(guardian.person) }),
           )
-          .join("; ") || "None",
+          .join("; ") || t("onboarding.review.none"),
     },
-    { step: "Classes", label: "Classes", value: chosen.map((entry) => entry.title).join(", ") || "None" },
+    {
+      id: "classes",
+      step: "classes",
+      value: chosen.map((entry) => entry.title).join(", ") || t("onboarding.review.none"),
+    },
   ];
   return (
     <div>
-      <p className="text-sm text-slate-600 dark:text-slate-300">
-        Check the details. Creating the accounts saves everything at once; if anything fails, nothing is
-        saved.
-      </p>
+      <p className="text-sm text-slate-600 dark:text-slate-300">{t("onboarding.review.intro")}</p>
       <dl className="mt-4 divide-y divide-slate-100 dark:divide-slate-800">
         {rows.map((row) => (
           <div
-            key={row.label}
+            key={row.id}
             className="grid gap-1 py-3 sm:grid-cols-[12rem_minmax(0,1fr)_auto] sm:items-baseline"
           >
-            <dt className="text-sm font-medium text-slate-600 dark:text-slate-300">{row.label}</dt>
+            <dt className="text-sm font-medium text-slate-600 dark:text-slate-300">
+              {t(`onboarding.review.rows.${row.id}`)}
+            </dt>
             <dd className="break-words">{row.value}</dd>
             <dd>
               <button
                 type="button"
                 onClick={() => onEdit(row.step)}
                 className="text-sm font-semibold text-brand-700 underline-offset-2 hover:underline dark:text-brand-100"
-                aria-label={`Change ${row.label.toLowerCase()}`}
+                aria-label={t(`onboarding.review.changeRows.${row.id}`)}
               >
-                Change
+                {t("onboarding.review.change")}
               </button>
             </dd>
           </div>

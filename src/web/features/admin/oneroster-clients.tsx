@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import {
   type ApiClient,
   OAUTH_TOKEN_PATH,
@@ -7,18 +8,27 @@ import {
   ONEROSTER_SCOPE_LIST,
   ONEROSTER_SCOPES,
   type OneRosterScope,
-  SCOPE_DESCRIPTIONS,
 } from "../../../shared/contracts/api-clients";
 import { Card } from "../../components/page-header";
 import { CopyableValue } from "../../components/ui/copy-button";
 import { ConfirmDialog } from "../../components/ui/dialog";
 import { buttonClass, TextField } from "../../components/ui/form";
 import { SecretOnce } from "../../components/ui/secret-once";
-import { relativeTime } from "../../lib/format";
+import { instantDateLabel, relativeTime } from "../../lib/format";
+import { i18next } from "../../lib/i18n";
 import { apiClientsQuery, createApiClient, credentialKeys, revokeApiClient } from "./credentials-api";
+
+/** A scope's name in the catalogue: "core", "full", "demographics". */
+const scopeKey = (scope: string) =>
+  (Object.keys(ONEROSTER_SCOPES) as (keyof typeof ONEROSTER_SCOPES)[]).find(
+    (key) => ONEROSTER_SCOPES[key] === scope,
+  );
+
+const dateOf = (instant: string) => instantDateLabel(instant);
 
 /** OneRoster API clients: where a SIS connects, registering a client, the list with revocation. */
 export function OneRosterClients() {
+  const { t } = useTranslation("admin");
   const [created, setCreated] = useState<{ name: string; clientId: string; clientSecret: string } | null>(
     null,
   );
@@ -26,17 +36,15 @@ export function OneRosterClients() {
     <div className="space-y-6">
       <ConnectionDetails />
       <Card>
-        <h2 className="text-lg font-bold">New client</h2>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-          One client per system, so each can be revoked on its own.
-        </p>
+        <h2 className="text-lg font-bold">{t("oneroster.new.heading")}</h2>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t("oneroster.new.description")}</p>
         {created ? (
           <div className="mt-4">
             <SecretOnce
-              title={`${created.name} is ready`}
+              title={t("oneroster.new.ready", { name: created.name })}
               values={[
-                { label: "Client ID", value: created.clientId },
-                { label: "Client secret", value: created.clientSecret },
+                { label: t("oneroster.clientId"), value: created.clientId },
+                { label: t("oneroster.clientSecret"), value: created.clientSecret },
               ]}
               onDone={() => setCreated(null)}
             />
@@ -51,18 +59,17 @@ export function OneRosterClients() {
 }
 
 function ConnectionDetails() {
+  const { t } = useTranslation("admin");
   const origin = window.location.origin;
   return (
     <Card>
-      <h2 className="text-lg font-bold">Connect a student information system</h2>
+      <h2 className="text-lg font-bold">{t("oneroster.connect.heading")}</h2>
       <p className="mt-1 max-w-3xl text-sm text-slate-600 dark:text-slate-300">
-        Other systems read Dash's roster through the OneRoster 1.2 REST API. They sign in with OAuth 2.0
-        client credentials: the client ID and secret, by HTTP Basic or as <code>client_id</code> and{" "}
-        <code>client_secret</code>, give an access token that lasts an hour.
+        {t("oneroster.connect.description", { id: "client_id", secret: "client_secret" })}
       </p>
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
-        <CopyableValue label="Token URL" value={`${origin}${OAUTH_TOKEN_PATH}`} />
-        <CopyableValue label="OneRoster base URL" value={`${origin}${ONEROSTER_BASE_PATH}`} />
+        <CopyableValue label={t("oneroster.connect.tokenUrl")} value={`${origin}${OAUTH_TOKEN_PATH}`} />
+        <CopyableValue label={t("oneroster.connect.baseUrl")} value={`${origin}${ONEROSTER_BASE_PATH}`} />
       </div>
     </Card>
   );
@@ -73,6 +80,7 @@ function NewClientForm({
 }: {
   onCreated: (client: { name: string; clientId: string; clientSecret: string }) => void;
 }) {
+  const { t } = useTranslation("admin");
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
   const [scopes, setScopes] = useState<OneRosterScope[]>([ONEROSTER_SCOPES.core]);
@@ -91,8 +99,8 @@ function NewClientForm({
   function submit(event: FormEvent) {
     event.preventDefault();
     setProblem(null);
-    if (!name.trim()) return setProblem("Name the client, for example the name of your SIS.");
-    if (scopes.length === 0) return setProblem("Choose at least one scope.");
+    if (!name.trim()) return setProblem(t("oneroster.new.nameIt"));
+    if (scopes.length === 0) return setProblem(t("oneroster.new.chooseScope"));
     create.mutate({ name: name.trim(), scopes });
   }
 
@@ -102,15 +110,15 @@ function NewClientForm({
   return (
     <form onSubmit={submit} noValidate className="mt-4 space-y-5">
       <TextField
-        label="Name"
+        label={t("oneroster.new.name")}
         value={name}
         maxLength={100}
         onChange={(event) => setName(event.target.value)}
-        placeholder="District SIS"
+        placeholder={t("oneroster.new.namePlaceholder")}
         className="max-w-md"
       />
       <fieldset>
-        <legend className="text-sm font-medium">What it may read</legend>
+        <legend className="text-sm font-medium">{t("oneroster.new.scopes")}</legend>
         <div className="mt-2 grid gap-2 md:grid-cols-3">
           {ONEROSTER_SCOPE_LIST.map((scope) => (
             <label
@@ -124,9 +132,11 @@ function NewClientForm({
                 className="mt-0.5 size-4 shrink-0 accent-brand-600"
               />
               <span>
-                <span className="block text-sm font-semibold">{SCOPE_DESCRIPTIONS[scope].label}</span>
+                <span className="block text-sm font-semibold">
+                  {t(`oneroster.scopes.${scopeKey(scope)}.label`)}
+                </span>
                 <span className="block text-xs text-slate-600 dark:text-slate-300">
-                  {SCOPE_DESCRIPTIONS[scope].description}
+                  {t(`oneroster.scopes.${scopeKey(scope)}.description`)}
                 </span>
               </span>
             </label>
@@ -143,16 +153,19 @@ function NewClientForm({
         disabled={create.isPending}
         className={buttonClass("primary", "w-full sm:w-auto")}
       >
-        {create.isPending ? "Creating…" : "Create client"}
+        {create.isPending ? t("oneroster.new.creating") : t("oneroster.new.create")}
       </button>
     </form>
   );
 }
 
-const scopeLabel = (scope: string) =>
-  SCOPE_DESCRIPTIONS[scope as OneRosterScope]?.label ?? scope.split("/").at(-1) ?? scope;
+const scopeLabel = (scope: string) => {
+  const key = scopeKey(scope);
+  return key ? i18next.t(`admin:oneroster.scopes.${key}.label`) : (scope.split("/").at(-1) ?? scope);
+};
 
 function ClientList() {
+  const { t } = useTranslation("admin");
   const clients = useQuery(apiClientsQuery);
   const [revoking, setRevoking] = useState<ApiClient | null>(null);
   const queryClient = useQueryClient();
@@ -160,18 +173,18 @@ function ClientList() {
   return (
     <Card>
       <h2 id={headingId} className="text-lg font-bold">
-        Clients
+        {t("oneroster.list.heading")}
       </h2>
-      {clients.isPending && <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">Loading…</p>}
+      {clients.isPending && (
+        <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">{t("oneroster.list.loading")}</p>
+      )}
       {clients.isError && (
         <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
           {clients.error.message}
         </p>
       )}
       {clients.data && clients.data.total === 0 && (
-        <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">
-          No system has been given access yet.
-        </p>
+        <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">{t("oneroster.list.none")}</p>
       )}
       {clients.data && clients.data.total > 0 && (
         <ul aria-labelledby={headingId} className="mt-4 divide-y divide-slate-200 dark:divide-slate-800">
@@ -187,7 +200,7 @@ function ClientList() {
                   {client.clientId}
                 </p>
               </div>
-              <ul aria-label="Scopes" className="flex flex-wrap gap-1.5">
+              <ul aria-label={t("oneroster.list.scopes")} className="flex flex-wrap gap-1.5">
                 {client.scopes.map((scope) => (
                   <li
                     key={scope}
@@ -199,23 +212,32 @@ function ClientList() {
               </ul>
               <div className="text-xs text-slate-600 dark:text-slate-300">
                 <p>
-                  Created {new Date(client.createdAt).toLocaleDateString()}
-                  {client.createdBy ? ` by ${client.createdBy.name}` : ""}
+                  {client.createdBy
+                    ? t("oneroster.list.createdBy", {
+                        date: dateOf(client.createdAt),
+                        name: client.createdBy.name,
+                      })
+                    : t("oneroster.list.created", { date: dateOf(client.createdAt) })}
                 </p>
-                <p>Last used {client.lastUsedAt ? relativeTime(client.lastUsedAt) : "never"}</p>
+                <p>
+                  {client.lastUsedAt
+                    ? t("oneroster.list.lastUsed", { when: relativeTime(client.lastUsedAt) })
+                    : t("oneroster.list.neverUsed")}
+                </p>
               </div>
               <div className="md:text-right">
                 {client.revokedAt ? (
                   <span className="inline-block rounded-full bg-red-100 px-2.5 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-950 dark:text-red-200">
-                    Revoked {new Date(client.revokedAt).toLocaleDateString()}
+                    {t("oneroster.list.revoked", { date: dateOf(client.revokedAt) })}
                   </span>
                 ) : (
                   <button
                     type="button"
                     onClick={() => setRevoking(client)}
+                    aria-label={t("oneroster.list.revokeLabel", { name: client.name })}
                     className={buttonClass("secondary", "text-red-700 dark:text-red-300")}
                   >
-                    Revoke<span className="sr-only"> {client.name}</span>
+                    {t("oneroster.list.revoke")}
                   </button>
                 )}
               </div>
@@ -225,13 +247,13 @@ function ClientList() {
       )}
       {revoking && (
         <ConfirmDialog
-          title={`Revoke ${revoking.name}?`}
-          confirmLabel="Revoke client"
+          title={t("oneroster.list.revokeTitle", { name: revoking.name })}
+          confirmLabel={t("oneroster.list.revokeClient")}
           onConfirm={async () => {
             await revokeApiClient(revoking.id);
             await queryClient.invalidateQueries({ queryKey: credentialKeys.apiClients });
           }}
-          message="Its access tokens stop working at once and it cannot get new ones. This cannot be undone: to reconnect the system, create a new client."
+          message={t("oneroster.list.revokeMessage")}
           onClose={() => setRevoking(null)}
         />
       )}

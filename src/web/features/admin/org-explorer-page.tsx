@@ -1,37 +1,37 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link, useParams, useSearch } from "@tanstack/react-router";
 import { useDeferredValue, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import type { OrgDetail, OrgSummary } from "../../../shared/contracts/people";
-import { DASH_ROLES, type DashRole, ROLE_DISPLAY_NAMES } from "../../../shared/roles";
+import type { DashRole } from "../../../shared/roles";
 import type { searchSchemas } from "../../../shared/routes";
 import { BarFigure } from "../../components/charts/bar-figure";
 import { PageHeader } from "../../components/page-header";
 import { buttonClass, SelectField, TextField } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
-import { gradeLabel } from "../../lib/format";
+import { gradeLabel, gradeNames } from "../../lib/format";
+import { i18next } from "../../lib/i18n";
 import { fullName } from "../auth/auth-state";
 import { EmptyState, Loading, QueryError, Section } from "../home/parts";
 import { ORG_PAGE_SIZE, orgClassesQuery, orgPeopleQuery, orgQuery, orgSummaryQuery } from "./api";
 import { countsText, OrgLoadError } from "./org-parts";
 import { orgTypeName } from "./organizations-page";
+import { allRoleChoices } from "./people-search";
 
 type ExplorerTab = z.output<typeof searchSchemas.orgExplorer>["tab"];
-const TABS: { id: ExplorerTab; label: string }[] = [
-  { id: "overview", label: "Overview" },
-  { id: "classes", label: "Classes" },
-  { id: "people", label: "People" },
-];
+const TABS: ExplorerTab[] = ["overview", "classes", "people"];
 const LINK_CLASS = "font-semibold text-brand-700 underline-offset-2 hover:underline dark:text-brand-100";
 
 /** One organisation: its numbers and schools, its classes, and its people. */
 export function OrgExplorerPage() {
+  const { t } = useTranslation("admin");
   const { orgId } = useParams({ strict: false }) as { orgId: string };
   const { tab } = useSearch({ strict: false }) as z.output<typeof searchSchemas.orgExplorer>;
   const org = useQuery(orgQuery(orgId));
 
   if (org.isError) return <OrgLoadError error={org.error} onRetry={() => org.refetch()} />;
-  if (!org.data) return <Loading label="Loading the organization" rows={6} />;
+  if (!org.data) return <Loading label={t("explorer.loading")} rows={6} />;
   const detail = org.data.data;
   return (
     <div>
@@ -47,26 +47,26 @@ export function OrgExplorerPage() {
             params={{ orgId }}
             className={buttonClass("secondary")}
           >
-            Hierarchy
+            {t("organizations.table.hierarchy")}
           </Link>
         }
       />
       <div
         role="tablist"
-        aria-label="Explorer sections"
+        aria-label={t("explorer.sections")}
         className="mb-6 flex gap-2 overflow-x-auto border-b border-slate-200 dark:border-slate-800"
       >
-        {TABS.map((entry) => (
+        {TABS.map((id) => (
           <Link
-            key={entry.id}
+            key={id}
             to="/app/admin/org-explorer/$orgId"
             params={{ orgId }}
-            search={{ tab: entry.id }}
+            search={{ tab: id }}
             role="tab"
-            aria-selected={tab === entry.id}
-            className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold whitespace-nowrap ${tab === entry.id ? "border-brand-600 text-brand-700 dark:text-brand-100" : "border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-300"}`}
+            aria-selected={tab === id}
+            className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold whitespace-nowrap ${tab === id ? "border-brand-600 text-brand-700 dark:text-brand-100" : "border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-300"}`}
           >
-            {entry.label}
+            {t(`explorer.tabs.${id}`)}
           </Link>
         ))}
       </div>
@@ -78,12 +78,13 @@ export function OrgExplorerPage() {
 }
 
 function Breadcrumbs({ org }: { org: OrgDetail }) {
+  const { t } = useTranslation("admin");
   return (
-    <nav aria-label="Breadcrumb" className="mb-2 text-sm">
+    <nav aria-label={t("explorer.breadcrumb")} className="mb-2 text-sm">
       <ol className="flex flex-wrap items-center gap-1 text-slate-600 dark:text-slate-300">
         <li>
           <Link to="/app/admin/organizations" className={LINK_CLASS}>
-            Organizations
+            {t("common:pages./app/admin/organizations/.title")}
           </Link>
         </li>
         {org.ancestors.map((ancestor) => (
@@ -109,25 +110,23 @@ function Breadcrumbs({ org }: { org: OrgDetail }) {
 }
 
 function Overview({ org }: { org: OrgDetail }) {
+  const { t } = useTranslation("admin");
   const summary = useQuery(orgSummaryQuery(org.sourcedId));
   return (
     <div className="space-y-6">
       {summary.isError && (
         <QueryError
           error={summary.error}
-          fallback="Could not load the numbers"
+          fallback={t("explorer.numbersFailed")}
           onRetry={() => summary.refetch()}
         />
       )}
-      {summary.isPending && <Loading label="Loading the numbers" rows={3} />}
+      {summary.isPending && <Loading label={t("explorer.numbersLoading")} rows={3} />}
       {summary.data && <Totals totals={summary.data.data.totals} />}
       {summary.data && (
-        <Section
-          title="Students per grade"
-          description="Active students of this organization and everything under it."
-        >
+        <Section title={t("explorer.perGrade")} description={t("explorer.perGradeDescription")}>
           {summary.data.data.studentsPerGrade.length === 0 ? (
-            <EmptyState icon="🎒" title="No students yet" />
+            <EmptyState icon="🎒" title={t("explorer.noStudents")} />
           ) : (
             <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
               <GradeChart grades={summary.data.data.studentsPerGrade} />
@@ -137,7 +136,7 @@ function Overview({ org }: { org: OrgDetail }) {
         </Section>
       )}
       {org.children.length > 0 && (
-        <Section title="Schools and units" description={`The organizations directly under ${org.name}.`}>
+        <Section title={t("explorer.units")} description={t("explorer.unitsDescription", { name: org.name })}>
           <ul className="grid gap-3 sm:grid-cols-2">
             {org.children.map((child) => (
               <li
@@ -166,27 +165,30 @@ function Overview({ org }: { org: OrgDetail }) {
 }
 
 function Totals({ totals }: { totals: OrgSummary["totals"] }) {
+  const { t } = useTranslation("admin");
   const tiles = [
-    { label: "Students", value: totals.students },
-    { label: "Guides", value: totals.guides },
-    { label: "Classes", value: totals.classes },
-    { label: "Parents and guardians", value: totals.families },
-    ...(totals.schools ? [{ label: "Schools", value: totals.schools }] : []),
+    { key: "students", value: totals.students },
+    { key: "guides", value: totals.guides },
+    { key: "classes", value: totals.classes },
+    { key: "families", value: totals.families },
+    ...(totals.schools ? [{ key: "schools", value: totals.schools }] : []),
   ];
   return (
     <section aria-labelledby="org-totals">
       <h2 id="org-totals" className="sr-only">
-        Totals
+        {t("explorer.totals.heading")}
       </h2>
       <dl
         className={`grid grid-cols-2 gap-3 sm:gap-4 ${tiles.length === 5 ? "lg:grid-cols-5" : "lg:grid-cols-4"}`}
       >
         {tiles.map((tile) => (
           <div
-            key={tile.label}
+            key={tile.key}
             className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
           >
-            <dt className="text-sm font-medium text-slate-600 dark:text-slate-300">{tile.label}</dt>
+            <dt className="text-sm font-medium text-slate-600 dark:text-slate-300">
+              {t(`explorer.totals.${tile.key}`)}
+            </dt>
             <dd className="mt-1 text-2xl font-extrabold tabular-nums">{tile.value}</dd>
           </div>
         ))}
@@ -195,35 +197,37 @@ function Totals({ totals }: { totals: OrgSummary["totals"] }) {
   );
 }
 
-const gradeText = (grade: string) => (grade ? gradeLabel([grade]) : "No grade");
+const gradeText = (grade: string) => (grade ? gradeLabel([grade]) : i18next.t("admin:explorer.noGrade"));
 
 function GradeChart({ grades }: { grades: OrgSummary["studentsPerGrade"] }) {
+  const { t } = useTranslation("admin");
   return (
     <BarFigure
       bars={grades.map((entry) => ({
-        label: entry.grade ? gradeLabel([entry.grade]).replace("Grade ", "") : "—",
+        label: entry.grade ? gradeNames([entry.grade]) : "—",
         name: gradeText(entry.grade),
         value: entry.students,
       }))}
-      description="Bar chart of students per grade"
-      valueLabel="Students"
-      caption="K is kindergarten; the table lists the same numbers."
+      description={t("explorer.chart.description")}
+      valueLabel={t("explorer.totals.students")}
+      caption={t("explorer.chart.caption")}
     />
   );
 }
 
 function GradeTable({ grades }: { grades: OrgSummary["studentsPerGrade"] }) {
+  const { t } = useTranslation("admin");
   const total = grades.reduce((sum, entry) => sum + entry.students, 0);
   return (
     <table className="w-full text-left text-sm">
-      <caption className="sr-only">Students per grade</caption>
+      <caption className="sr-only">{t("explorer.perGrade")}</caption>
       <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-600 uppercase dark:border-slate-700 dark:text-slate-300">
         <tr>
           <th scope="col" className="py-2 pr-3 font-semibold">
-            Grade
+            {t("explorer.grade")}
           </th>
           <th scope="col" className="py-2 text-right font-semibold">
-            Students
+            {t("explorer.totals.students")}
           </th>
         </tr>
       </thead>
@@ -240,7 +244,7 @@ function GradeTable({ grades }: { grades: OrgSummary["studentsPerGrade"] }) {
       <tfoot className="border-t border-slate-200 font-semibold dark:border-slate-700">
         <tr>
           <th scope="row" className="py-1.5 pr-3">
-            Total
+            {t("explorer.total")}
           </th>
           <td className="py-1.5 text-right tabular-nums">{total}</td>
         </tr>
@@ -250,6 +254,7 @@ function GradeTable({ grades }: { grades: OrgSummary["studentsPerGrade"] }) {
 }
 
 function ClassesTab({ org }: { org: OrgDetail }) {
+  const { t } = useTranslation("admin");
   const [search, setSearch] = useState("");
   const deferred = useDeferredValue(search.trim());
   const [offset, setOffset] = useState(0);
@@ -259,43 +264,46 @@ function ClassesTab({ org }: { org: OrgDetail }) {
   });
   const showSchool = org.type.toLowerCase() !== "school";
   return (
-    <Section title="Classes" description="Each class with its Guides and number of students.">
+    <Section title={t("explorer.tabs.classes")} description={t("explorer.classes.description")}>
       <TextField
-        label="Search classes"
+        label={t("explorer.classes.search")}
         type="search"
         value={search}
         onChange={(event) => {
           setSearch(event.target.value);
           setOffset(0);
         }}
-        placeholder="Title or class code"
+        placeholder={t("explorer.classes.placeholder")}
         className="mb-4 max-w-md"
       />
-      {classes.isError && <QueryError error={classes.error} fallback="Could not load the classes" />}
-      {classes.isPending && <Loading label="Loading the classes" />}
+      {classes.isError && <QueryError error={classes.error} fallback={t("explorer.classes.failed")} />}
+      {classes.isPending && <Loading label={t("explorer.classes.loading")} />}
       {classes.data &&
         (classes.data.total === 0 ? (
-          <EmptyState icon="📚" title={deferred ? "No class matches" : "No classes yet"} />
+          <EmptyState
+            icon="📚"
+            title={deferred ? t("explorer.classes.noMatch") : t("explorer.classes.none")}
+          />
         ) : (
           <>
             <div className="-mx-5 overflow-x-auto sm:mx-0">
               <table className="w-full text-left text-sm">
-                <caption className="sr-only">Classes of {org.name}</caption>
+                <caption className="sr-only">{t("explorer.classes.caption", { name: org.name })}</caption>
                 <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-600 uppercase dark:border-slate-700 dark:text-slate-300">
                   <tr>
                     <th scope="col" className="px-5 py-2 font-semibold sm:px-3">
-                      Class
+                      {t("explorer.classes.class")}
                     </th>
                     {showSchool && (
                       <th scope="col" className="hidden px-3 py-2 font-semibold md:table-cell">
-                        School
+                        {t("explorer.classes.school")}
                       </th>
                     )}
                     <th scope="col" className="px-3 py-2 font-semibold">
-                      Guides
+                      {t("explorer.totals.guides")}
                     </th>
                     <th scope="col" className="px-5 py-2 text-right font-semibold sm:px-3">
-                      Students
+                      {t("explorer.totals.students")}
                     </th>
                   </tr>
                 </thead>
@@ -327,7 +335,7 @@ function ClassesTab({ org }: { org: OrgDetail }) {
               limit={ORG_PAGE_SIZE}
               total={classes.data.total}
               onChange={setOffset}
-              label="classes"
+              label={t("explorer.classes.pagerLabel")}
             />
           </>
         ))}
@@ -335,12 +343,8 @@ function ClassesTab({ org }: { org: OrgDetail }) {
   );
 }
 
-const ROLE_OPTIONS = [
-  { value: "", label: "Everyone" },
-  ...DASH_ROLES.map((role) => ({ value: role, label: `${ROLE_DISPLAY_NAMES[role]}s` })),
-];
-
 function PeopleTab({ orgId }: { orgId: string }) {
+  const { t } = useTranslation("admin");
   const [search, setSearch] = useState("");
   const deferred = useDeferredValue(search.trim());
   const [role, setRole] = useState<DashRole | "">("");
@@ -350,21 +354,21 @@ function PeopleTab({ orgId }: { orgId: string }) {
     placeholderData: keepPreviousData,
   });
   return (
-    <Section title="People" description="Everyone with a role here or under it, with those roles.">
+    <Section title={t("explorer.tabs.people")} description={t("explorer.people.description")}>
       <div className="mb-4 grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)] sm:items-end md:max-w-2xl">
         <TextField
-          label="Search people"
+          label={t("relationships.find.search")}
           type="search"
           value={search}
           onChange={(event) => {
             setSearch(event.target.value);
             setOffset(0);
           }}
-          placeholder="Name or email"
+          placeholder={t("peopleSearch.placeholder")}
         />
         <SelectField
-          label="Role"
-          options={ROLE_OPTIONS}
+          label={t("peopleSearch.role")}
+          options={allRoleChoices()}
           value={role}
           onChange={(event) => {
             setRole(event.target.value as DashRole | "");
@@ -372,14 +376,17 @@ function PeopleTab({ orgId }: { orgId: string }) {
           }}
         />
       </div>
-      {people.isError && <QueryError error={people.error} fallback="Could not load the people" />}
-      {people.isPending && <Loading label="Loading the people" />}
+      {people.isError && <QueryError error={people.error} fallback={t("explorer.people.failed")} />}
+      {people.isPending && <Loading label={t("explorer.people.loading")} />}
       {people.data &&
         (people.data.total === 0 ? (
-          <EmptyState icon="🧑‍🤝‍🧑" title="Nobody matches" />
+          <EmptyState icon="🧑‍🤝‍🧑" title={t("explorer.people.none")} />
         ) : (
           <>
-            <ul className="divide-y divide-slate-100 dark:divide-slate-800" aria-label="People">
+            <ul
+              className="divide-y divide-slate-100 dark:divide-slate-800"
+              aria-label={t("explorer.tabs.people")}
+            >
               {people.data.data.map((person) => (
                 <li
                   key={person.sourcedId}
@@ -393,13 +400,16 @@ function PeopleTab({ orgId }: { orgId: string }) {
                         .join(" · ")}
                     </p>
                   </div>
-                  <ul className="flex flex-wrap gap-1.5" aria-label={`Roles of ${fullName(person)}`}>
+                  <ul
+                    className="flex flex-wrap gap-1.5"
+                    aria-label={t("userRoles.rolesOf", { name: fullName(person) })}
+                  >
                     {person.roles.map((entry) => (
                       <li
                         key={entry}
                         className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-700 dark:bg-slate-800 dark:text-slate-200"
                       >
-                        {ROLE_DISPLAY_NAMES[entry]}
+                        {t(`common:roles.${entry}`)}
                       </li>
                     ))}
                   </ul>
@@ -411,7 +421,7 @@ function PeopleTab({ orgId }: { orgId: string }) {
               limit={ORG_PAGE_SIZE}
               total={people.data.total}
               onChange={setOffset}
-              label="people"
+              label={t("explorer.people.pagerLabel")}
             />
           </>
         ))}

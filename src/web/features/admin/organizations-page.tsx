@@ -1,23 +1,20 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { type FormEvent, useDeferredValue, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { Org } from "../../../shared/contracts/people";
 import { PageHeader } from "../../components/page-header";
 import { Dialog, failureMessage } from "../../components/ui/dialog";
 import { buttonClass, TextField } from "../../components/ui/form";
+import { i18next } from "../../lib/i18n";
 import { authKeys } from "../auth/api";
 import { EmptyState, Loading, QueryError, Section } from "../home/parts";
 import { createSchool, orgsQuery, rosterKeys, updateOrg } from "./api";
 
-const TYPE_NAMES: Record<string, string> = {
-  district: "District",
-  school: "School",
-  department: "Department",
-  local: "Local",
-  state: "State",
-  national: "National",
-};
-export const orgTypeName = (type: string) => TYPE_NAMES[type.toLowerCase()] ?? type;
+const TYPES = new Set(["district", "school", "department", "local", "state", "national"]);
+/** An organisation's type in the shown language: "District", "School"; an unknown type as it is. */
+export const orgTypeName = (type: string) =>
+  TYPES.has(type.toLowerCase()) ? i18next.t(`admin:orgTypes.${type.toLowerCase()}`) : type;
 // Schools go under districts and the like, never under a school or a department.
 const canHoldSchools = (org: Org) => !["school", "department"].includes(org.type.toLowerCase());
 
@@ -25,6 +22,7 @@ const LINK_CLASS = "font-semibold text-brand-700 underline-offset-2 hover:underl
 
 /** The district and its schools with their numbers; administrators edit them and add schools. */
 export function OrganizationsPage() {
+  const { t } = useTranslation("admin");
   const [search, setSearch] = useState("");
   const deferred = useDeferredValue(search.trim());
   const orgs = useQuery({ ...orgsQuery(deferred), placeholderData: keepPreviousData });
@@ -35,39 +33,30 @@ export function OrganizationsPage() {
   return (
     <div>
       <PageHeader
-        title="Organizations"
-        description={
-          canEdit
-            ? "The district and its schools. Open one to see its tree, classes, people and numbers."
-            : "The schools you teach at. Open one to see its tree, classes, people and numbers."
-        }
+        title={t("common:pages./app/admin/organizations/.title")}
+        description={canEdit ? t("organizations.descriptionAdmin") : t("organizations.descriptionGuide")}
       />
-      <Section
-        title="All organizations"
-        description="Students, Guides and classes count everything under an organization."
-      >
+      <Section title={t("organizations.all")} description={t("organizations.allDescription")}>
         <TextField
-          label="Search organizations"
+          label={t("organizations.search")}
           type="search"
           value={search}
           onChange={(event) => setSearch(event.target.value)}
-          placeholder="Name or identifier"
+          placeholder={t("organizations.searchPlaceholder")}
           className="mb-4 max-w-md"
         />
         {orgs.isError && (
           <QueryError
             error={orgs.error}
-            fallback="Could not load the organizations"
+            fallback={t("organizations.loadFailed")}
             onRetry={() => orgs.refetch()}
           />
         )}
-        {orgs.isPending && <Loading label="Loading the organizations" />}
+        {orgs.isPending && <Loading label={t("organizations.loading")} />}
         {orgs.data &&
           (orgs.data.total === 0 ? (
-            <EmptyState icon="🏫" title={deferred ? "Nothing matches" : "No organizations yet"}>
-              {deferred
-                ? "Try another name or identifier."
-                : "Organizations appear once the roster is imported."}
+            <EmptyState icon="🏫" title={deferred ? t("organizations.noMatch") : t("organizations.none")}>
+              {deferred ? t("organizations.noMatchHint") : t("organizations.noneHint")}
             </EmptyState>
           ) : (
             <OrgTable
@@ -95,33 +84,34 @@ function OrgTable({
   onEdit: (org: Org) => void;
   onAddSchool: (org: Org) => void;
 }) {
+  const { t } = useTranslation("admin");
   const number = "px-3 py-2.5 text-right tabular-nums";
   return (
     <div className="-mx-5 overflow-x-auto sm:mx-0">
       <table className="w-full text-left text-sm">
-        <caption className="sr-only">Organizations with their students, Guides and classes</caption>
+        <caption className="sr-only">{t("organizations.table.caption")}</caption>
         <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-600 uppercase dark:border-slate-700 dark:text-slate-300">
           <tr>
             <th scope="col" className="px-5 py-2 font-semibold sm:px-3">
-              Name
+              {t("organizations.table.name")}
             </th>
             <th scope="col" className="hidden px-3 py-2 font-semibold md:table-cell">
-              Type
+              {t("organizations.table.type")}
             </th>
             <th scope="col" className="hidden px-3 py-2 font-semibold md:table-cell">
-              Identifier
+              {t("organizations.table.identifier")}
             </th>
             <th scope="col" className="hidden px-3 py-2 font-semibold lg:table-cell">
-              Part of
+              {t("organizations.table.partOf")}
             </th>
             <th scope="col" className="px-3 py-2 text-right font-semibold">
-              Students
+              {t("organizations.table.students")}
             </th>
             <th scope="col" className="px-3 py-2 text-right font-semibold">
-              Guides
+              {t("organizations.table.guides")}
             </th>
             <th scope="col" className="hidden px-3 py-2 text-right font-semibold sm:table-cell">
-              Classes
+              {t("organizations.table.classes")}
             </th>
           </tr>
         </thead>
@@ -145,27 +135,27 @@ function OrgTable({
                     to="/app/admin/organizations/$orgId/hierarchy"
                     params={{ orgId: org.sourcedId }}
                     className={LINK_CLASS}
-                    aria-label={`Hierarchy of ${org.name}`}
+                    aria-label={t("organizations.table.hierarchyOf", { name: org.name })}
                   >
-                    Hierarchy
+                    {t("organizations.table.hierarchy")}
                   </Link>
                   <Link
                     to="/app/admin/org-explorer/$orgId"
                     params={{ orgId: org.sourcedId }}
                     search={{ tab: "overview" }}
                     className={LINK_CLASS}
-                    aria-label={`Explore ${org.name}`}
+                    aria-label={t("organizations.table.exploreLabel", { name: org.name })}
                   >
-                    Explore
+                    {t("organizations.table.explore")}
                   </Link>
                   {canEdit && (
                     <button
                       type="button"
                       onClick={() => onEdit(org)}
                       className={LINK_CLASS}
-                      aria-label={`Edit ${org.name}`}
+                      aria-label={t("organizations.table.editLabel", { name: org.name })}
                     >
-                      Edit
+                      {t("organizations.table.edit")}
                     </button>
                   )}
                   {canEdit && canHoldSchools(org) && (
@@ -173,9 +163,9 @@ function OrgTable({
                       type="button"
                       onClick={() => onAddSchool(org)}
                       className={LINK_CLASS}
-                      aria-label={`Add a school under ${org.name}`}
+                      aria-label={t("organizations.table.addSchoolLabel", { name: org.name })}
                     >
-                      Add school
+                      {t("organizations.addSchool")}
                     </button>
                   )}
                 </div>
@@ -215,6 +205,7 @@ function OrgForm({
   onSubmit: (values: { name: string; identifier: string }) => Promise<unknown>;
   onClose: () => void;
 }) {
+  const { t } = useTranslation("admin");
   const [name, setName] = useState(initial.name);
   const [identifier, setIdentifier] = useState(initial.identifier);
   const [failure, setFailure] = useState<string | null>(null);
@@ -222,14 +213,14 @@ function OrgForm({
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (name.trim().length < 2) return setFailure("The name needs at least 2 characters.");
+    if (name.trim().length < 2) return setFailure(t("organizations.form.nameTooShort"));
     setIsSaving(true);
     setFailure(null);
     try {
       await onSubmit({ name: name.trim(), identifier: identifier.trim() });
       onClose();
     } catch (error) {
-      setFailure(failureMessage(error, "Could not save. Try again."));
+      setFailure(failureMessage(error, t("organizations.form.saveFailed")));
       setIsSaving(false);
     }
   }
@@ -237,18 +228,18 @@ function OrgForm({
   return (
     <form onSubmit={submit} noValidate className="mt-4 space-y-4">
       <TextField
-        label="Name"
+        label={t("organizations.form.name")}
         value={name}
         onChange={(event) => setName(event.target.value)}
         required
         maxLength={200}
       />
       <TextField
-        label="Identifier (optional)"
+        label={t("organizations.form.identifier")}
         value={identifier}
         onChange={(event) => setIdentifier(event.target.value)}
         maxLength={100}
-        placeholder="A code such as the state school number"
+        placeholder={t("organizations.form.identifierPlaceholder")}
       />
       {failure && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">
@@ -257,10 +248,10 @@ function OrgForm({
       )}
       <div className="flex justify-end gap-3 pt-2">
         <button type="button" onClick={onClose} className={buttonClass("secondary")}>
-          Cancel
+          {t("common:dialog.cancel")}
         </button>
         <button type="submit" disabled={isSaving} className={buttonClass("primary")}>
-          {isSaving ? "Saving…" : submitLabel}
+          {isSaving ? t("organizations.form.saving") : submitLabel}
         </button>
       </div>
     </form>
@@ -268,11 +259,12 @@ function OrgForm({
 }
 
 function EditOrgDialog({ org, onClose }: { org: Org; onClose: () => void }) {
+  const { t } = useTranslation("admin");
   const refresh = useRefreshAfterOrgChange();
   return (
-    <Dialog title={`Edit ${org.name}`} onClose={onClose}>
+    <Dialog title={t("organizations.table.editLabel", { name: org.name })} onClose={onClose}>
       <OrgForm
-        submitLabel="Save"
+        submitLabel={t("organizations.form.save")}
         initial={{ name: org.name, identifier: org.identifier ?? "" }}
         onSubmit={async ({ name, identifier }) => {
           await updateOrg(org.sourcedId, { name, identifier: identifier || null });
@@ -285,15 +277,16 @@ function EditOrgDialog({ org, onClose }: { org: Org; onClose: () => void }) {
 }
 
 function AddSchoolDialog({ parent, onClose }: { parent: Org; onClose: () => void }) {
+  const { t } = useTranslation("admin");
   const refresh = useRefreshAfterOrgChange();
   return (
     <Dialog
-      title="Add a school"
-      description={`The new school will be part of ${parent.name}.`}
+      title={t("organizations.addSchoolTitle")}
+      description={t("organizations.addSchoolDescription", { name: parent.name })}
       onClose={onClose}
     >
       <OrgForm
-        submitLabel="Add school"
+        submitLabel={t("organizations.addSchool")}
         initial={{ name: "", identifier: "" }}
         onSubmit={async ({ name, identifier }) => {
           await createSchool({ parentSourcedId: parent.sourcedId, name, identifier: identifier || null });

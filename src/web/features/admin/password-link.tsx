@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { PasswordResetLink } from "../../../shared/contracts/auth";
 import type { ManagedUser } from "../../../shared/contracts/people";
 import { CopyableValue } from "../../components/ui/copy-button";
 import { failureMessage } from "../../components/ui/dialog";
 import { buttonClass } from "../../components/ui/form";
+import { instantLabel } from "../../lib/format";
 import { fullName } from "../auth/auth-state";
 import { issuePasswordResetLink } from "./api";
 import { useRefreshRoster } from "./user-roles";
@@ -13,6 +15,7 @@ import { useRefreshRoster } from "./user-roles";
  * once with a copy button (Dash keeps only its fingerprint), replacing any earlier unused link.
  */
 export function PasswordLink({ person }: { person: ManagedUser }) {
+  const { t } = useTranslation("admin");
   const [issued, setIssued] = useState<PasswordResetLink | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [isIssuing, setIsIssuing] = useState(false);
@@ -26,7 +29,7 @@ export function PasswordLink({ person }: { person: ManagedUser }) {
       setIssued(await issuePasswordResetLink(person.sourcedId));
       await refresh();
     } catch (error) {
-      setProblem(failureMessage(error, "Could not make the link."));
+      setProblem(failureMessage(error, t("passwordLink.failed")));
     } finally {
       setIsIssuing(false);
     }
@@ -34,10 +37,9 @@ export function PasswordLink({ person }: { person: ManagedUser }) {
 
   return (
     <div className="mt-5 rounded-xl border border-slate-200 p-4 dark:border-slate-700">
-      <h3 className="font-semibold">Password</h3>
+      <h3 className="font-semibold">{t("passwordLink.heading")}</h3>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-        A link with which {name} chooses a new password. It works once, for 24 hours; a new link replaces the
-        last one, and using it signs {name} out everywhere.
+        {t("passwordLink.explanation", { name })}
       </p>
       {issued ? (
         <IssuedLink link={issued} name={name} onDone={() => setIssued(null)} />
@@ -48,7 +50,7 @@ export function PasswordLink({ person }: { person: ManagedUser }) {
           disabled={isIssuing}
           className={buttonClass("secondary", "mt-3")}
         >
-          {isIssuing ? "Making the link…" : "Make a password link"}
+          {isIssuing ? t("passwordLink.making") : t("passwordLink.make")}
         </button>
       )}
       {problem && (
@@ -61,22 +63,22 @@ export function PasswordLink({ person }: { person: ManagedUser }) {
 }
 
 function IssuedLink({ link, name, onDone }: { link: PasswordResetLink; name: string; onDone: () => void }) {
+  const { t } = useTranslation("admin");
   const heading = useRef<HTMLParagraphElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
     <section
-      aria-label={`Password link for ${name}`}
+      aria-label={t("passwordLink.issuedLabel", { name })}
       className="mt-3 rounded-xl border-2 border-amber-500 bg-amber-50 p-4 dark:border-amber-400 dark:bg-amber-950/60"
     >
       <p ref={heading} tabIndex={-1} className="text-sm font-medium text-amber-900 dark:text-amber-100">
-        Give this link to {name} yourself. It is shown only now, and works once until{" "}
-        {new Date(link.expiresAt).toLocaleString()}.
+        {t("passwordLink.giveIt", { name, until: instantLabel(link.expiresAt) })}
       </p>
       <div className="mt-3">
-        <CopyableValue label="Password link" value={`${window.location.origin}${link.link}`} />
+        <CopyableValue label={t("passwordLink.linkLabel")} value={`${window.location.origin}${link.link}`} />
       </div>
       <button type="button" onClick={onDone} className={buttonClass("primary", "mt-3")}>
-        Done
+        {t("passwordLink.done")}
       </button>
     </section>
   );

@@ -1,10 +1,12 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type ReactNode, useDeferredValue, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { ManagedUser } from "../../../shared/contracts/people";
-import { type DashRole, ROLE_DISPLAY_NAMES } from "../../../shared/roles";
+import type { DashRole } from "../../../shared/roles";
 import { SelectField, TextField } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
 import { gradeLabel } from "../../lib/format";
+import { i18next } from "../../lib/i18n";
 import { fullName } from "../auth/auth-state";
 import { QueryError, Section } from "../home/parts";
 import { USER_PAGE_SIZE, usersQuery } from "./api";
@@ -12,7 +14,7 @@ import { USER_PAGE_SIZE, usersQuery } from "./api";
 /** The Dash roles a person holds, highest first, without repeats: "Guide, Student". */
 export function roleNames(user: Pick<ManagedUser, "roles">): string {
   const roles = [...new Set(user.roles.flatMap((entry) => (entry.role ? [entry.role] : [])))];
-  return roles.map((role) => ROLE_DISPLAY_NAMES[role]).join(", ");
+  return roles.map((role) => i18next.t(`common:roles.${role}`)).join(", ");
 }
 
 /**
@@ -40,6 +42,7 @@ export function PersonPicker({
   emptyText: ReactNode;
   details: (userId: string) => ReactNode;
 }) {
+  const { t } = useTranslation("admin");
   const [selectedId, setSelectedId] = useState<string | null>(null);
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
@@ -52,7 +55,7 @@ export function PersonPicker({
             <button
               type="button"
               onClick={() => setSelectedId(person.sourcedId)}
-              aria-label={`${pick} of ${fullName(person)}`}
+              aria-label={t("peopleSearch.pickOf", { pick, name: fullName(person) })}
               aria-pressed={person.sourcedId === selectedId}
               className={SMALL_BUTTON}
             >
@@ -88,6 +91,7 @@ export function PeopleSearch({
   action: (person: ManagedUser) => ReactNode;
   selectedId?: string | null;
 }) {
+  const { t } = useTranslation("admin");
   const [search, setSearch] = useState("");
   const deferred = useDeferredValue(search.trim());
   const [role, setRole] = useState(roleChoices[0]?.value ?? "");
@@ -107,11 +111,11 @@ export function PeopleSearch({
             setSearch(event.target.value);
             setOffset(0);
           }}
-          placeholder="Name or email"
+          placeholder={t("peopleSearch.placeholder")}
         />
         {roleChoices.length > 1 && (
           <SelectField
-            label="Role"
+            label={t("peopleSearch.role")}
             options={roleChoices}
             value={role}
             onChange={(event) => {
@@ -125,7 +129,7 @@ export function PeopleSearch({
         <div className="mt-3">
           <QueryError
             error={people.error}
-            fallback="Could not search people"
+            fallback={t("peopleSearch.failed")}
             onRetry={() => people.refetch()}
           />
         </div>
@@ -134,12 +138,12 @@ export function PeopleSearch({
         <>
           {people.data.total === 0 && (
             <p className="mt-3 text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
-              Nobody matches.
+              {t("peopleSearch.none")}
             </p>
           )}
           <ul
             className="mt-3 divide-y divide-slate-100 dark:divide-slate-800"
-            aria-label={`${label}: results`}
+            aria-label={t("peopleSearch.results", { label })}
           >
             {people.data.data.map((person) => (
               <li
@@ -150,7 +154,7 @@ export function PeopleSearch({
                   <p className="font-medium">{fullName(person)}</p>
                   <p className="truncate text-xs text-slate-600 dark:text-slate-400">
                     {[
-                      roleNames(person) || "No role",
+                      roleNames(person) || t("peopleSearch.noRole"),
                       person.grades.length ? gradeLabel(person.grades) : null,
                       person.email ?? person.username,
                     ]
@@ -167,7 +171,7 @@ export function PeopleSearch({
             limit={USER_PAGE_SIZE}
             total={people.data.total}
             onChange={setOffset}
-            label="people found"
+            label={t("peopleSearch.pagerLabel")}
           />
         </>
       )}
@@ -181,12 +185,20 @@ export const SMALL_BUTTON =
 export const DANGER_SMALL_BUTTON =
   "shrink-0 rounded-lg border border-red-700 px-3 py-1 text-sm font-semibold text-red-700 hover:bg-red-50 dark:border-red-400 dark:text-red-300 dark:hover:bg-slate-800";
 
-export const ALL_ROLE_CHOICES: { value: DashRole | ""; label: string }[] = [
-  { value: "", label: "Everyone" },
-  { value: "administrator", label: "Administrators" },
-  { value: "teacher", label: "Guides" },
-  { value: "proctor", label: "Proctors" },
-  { value: "parent", label: "Parents" },
-  { value: "guardian", label: "Guardians" },
-  { value: "student", label: "Students" },
+const ALL_ROLES: (DashRole | "")[] = [
+  "",
+  "administrator",
+  "teacher",
+  "proctor",
+  "parent",
+  "guardian",
+  "student",
 ];
+
+/** The role filters over everyone, in the shown language: "Everyone", "Administrators", … */
+export function allRoleChoices(): { value: DashRole | ""; label: string }[] {
+  return ALL_ROLES.map((value) => ({
+    value,
+    label: i18next.t(`admin:peopleSearch.roleChoices.${value || "all"}`),
+  }));
+}

@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { ManagedUser, Relationship } from "../../../shared/contracts/people";
 import type { PersonSummary } from "../../../shared/contracts/rostering";
-import { ROLE_DISPLAY_NAMES } from "../../../shared/roles";
 import { ConfirmDialog, failureMessage } from "../../components/ui/dialog";
 import { gradeLabel } from "../../lib/format";
 import { fullName } from "../auth/auth-state";
@@ -11,36 +11,36 @@ import { linkAgent, relationshipsQuery, unlinkAgent } from "./api";
 import { DANGER_SMALL_BUTTON, PeopleSearch, PersonPicker, SMALL_BUTTON } from "./people-search";
 import { useRefreshRoster } from "./user-roles";
 
-const FIND_CHOICES = [
-  { value: "student", label: "Students" },
-  { value: "parent,guardian", label: "Parents and guardians" },
-] as const;
-
 /** Find a student or a parent; see and change who is linked to whom. */
 export function RelationshipsPanel() {
+  const { t } = useTranslation("admin");
   return (
     <PersonPicker
-      title="Find a student or a parent"
-      description="A student's parents and guardians, or a parent's or guardian's children."
-      searchLabel="Search people"
-      roleChoices={FIND_CHOICES}
-      pick="Links"
-      emptyDescription="Choose a student or a parent on the left."
-      emptyText="Parents and guardians see their children's progress in Dash once they are linked."
+      title={t("relationships.find.heading")}
+      description={t("relationships.find.description")}
+      searchLabel={t("relationships.find.search")}
+      roleChoices={[
+        { value: "student", label: t("relationships.students") },
+        { value: "parent,guardian", label: t("relationships.parentsAndGuardians") },
+      ]}
+      pick={t("relationships.find.pick")}
+      emptyDescription={t("relationships.find.emptyDescription")}
+      emptyText={t("relationships.find.emptyText")}
       details={(userId) => <PersonLinks userId={userId} />}
     />
   );
 }
 
 function PersonLinks({ userId }: { userId: string }) {
+  const { t } = useTranslation("admin");
   const links = useQuery(relationshipsQuery(userId));
   const [unlinking, setUnlinking] = useState<{ other: PersonSummary; link: Relationship } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const refresh = useRefreshRoster();
 
-  if (links.isError) return <QueryError error={links.error} fallback="Could not load the links" />;
-  if (!links.data) return <Loading label="Loading the links" />;
+  if (links.isError) return <QueryError error={links.error} fallback={t("relationships.loadFailed")} />;
+  if (!links.data) return <Loading label={t("relationships.loading")} />;
   const { person, agents, children } = links.data.data;
   const name = fullName(person);
   const holds = (role: string) => person.roles.some((entry) => entry.role === role);
@@ -53,24 +53,26 @@ function PersonLinks({ userId }: { userId: string }) {
     try {
       await linkAgent(input);
       await refresh();
-      setNotice(`Linked ${fullName(other)} and ${name}.`);
+      setNotice(t("relationships.linked", { other: fullName(other), name }));
     } catch (error) {
-      setProblem(failureMessage(error, "Could not link them."));
+      setProblem(failureMessage(error, t("relationships.linkFailed")));
     }
   }
 
   const linkedIds = new Set([...agents, ...children].map((other) => other.sourcedId));
   const linkButton = (other: ManagedUser, input: Relationship) =>
     linkedIds.has(other.sourcedId) ? (
-      <span className="text-xs font-semibold text-slate-600 dark:text-slate-300">Linked</span>
+      <span className="text-xs font-semibold text-slate-600 dark:text-slate-300">
+        {t("relationships.isLinked")}
+      </span>
     ) : (
       <button
         type="button"
         className={SMALL_BUTTON}
         onClick={() => link(input, other)}
-        aria-label={`Link ${fullName(other)}`}
+        aria-label={t("relationships.linkLabel", { name: fullName(other) })}
       >
-        Link
+        {t("relationships.link")}
       </button>
     );
 
@@ -95,8 +97,8 @@ function PersonLinks({ userId }: { userId: string }) {
       </div>
       {isStudent && (
         <LinkedList
-          title={`Parents and guardians of ${name}`}
-          empty="No parent or guardian is linked yet."
+          title={t("relationships.agentsOf", { name })}
+          empty={t("relationships.noAgents")}
           people={agents}
           onUnlink={(other) =>
             setUnlinking({
@@ -106,8 +108,8 @@ function PersonLinks({ userId }: { userId: string }) {
           }
         >
           <PeopleSearch
-            label="Find a parent or guardian to link"
-            roleChoices={[{ value: "parent,guardian", label: "Parents and guardians" }]}
+            label={t("relationships.findAgent")}
+            roleChoices={[{ value: "parent,guardian", label: t("relationships.parentsAndGuardians") }]}
             action={(other) =>
               linkButton(other, { studentSourcedId: person.sourcedId, agentSourcedId: other.sourcedId })
             }
@@ -116,8 +118,8 @@ function PersonLinks({ userId }: { userId: string }) {
       )}
       {isAgent && (
         <LinkedList
-          title={`Children of ${name}`}
-          empty="No child is linked yet."
+          title={t("relationships.childrenOf", { name })}
+          empty={t("relationships.noChildren")}
           people={children}
           onUnlink={(other) =>
             setUnlinking({
@@ -127,8 +129,8 @@ function PersonLinks({ userId }: { userId: string }) {
           }
         >
           <PeopleSearch
-            label="Find a student to link"
-            roleChoices={[{ value: "student", label: "Students" }]}
+            label={t("relationships.findStudent")}
+            roleChoices={[{ value: "student", label: t("relationships.students") }]}
             action={(other) =>
               linkButton(other, { studentSourcedId: other.sourcedId, agentSourcedId: person.sourcedId })
             }
@@ -137,19 +139,19 @@ function PersonLinks({ userId }: { userId: string }) {
       )}
       {!isStudent && !isAgent && (
         <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">
-          {name} is neither a student nor a parent or guardian. Give them such a role on the Users tab first.
+          {t("relationships.neither", { name })}
         </p>
       )}
       {unlinking && (
         <ConfirmDialog
-          title="Unlink?"
-          message={`${fullName(unlinking.other)} and ${name} will no longer be linked. A parent or guardian stops seeing the child's progress at once.`}
-          confirmLabel="Unlink"
+          title={t("relationships.unlinkTitle")}
+          message={t("relationships.unlinkMessage", { other: fullName(unlinking.other), name })}
+          confirmLabel={t("relationships.unlink")}
           onConfirm={async () => {
             await unlinkAgent(unlinking.link);
             await refresh();
             setProblem(null);
-            setNotice(`Unlinked ${fullName(unlinking.other)} and ${name}.`);
+            setNotice(t("relationships.unlinked", { other: fullName(unlinking.other), name }));
           }}
           onClose={() => setUnlinking(null)}
         />
@@ -171,6 +173,7 @@ function LinkedList({
   onUnlink: (person: PersonSummary) => void;
   children: ReactNode;
 }) {
+  const { t } = useTranslation("admin");
   return (
     <div className="mt-4">
       <h3 className="font-semibold">{title}</h3>
@@ -183,7 +186,7 @@ function LinkedList({
               <div className="min-w-0">
                 <p className="font-medium">{fullName(other)}</p>
                 <p className="truncate text-xs text-slate-600 dark:text-slate-400">
-                  {[other.roles.map((role) => ROLE_DISPLAY_NAMES[role]).join(", "), other.email]
+                  {[other.roles.map((role) => t(`common:roles.${role}`)).join(", "), other.email]
                     .filter(Boolean)
                     .join(" · ")}
                 </p>
@@ -191,10 +194,10 @@ function LinkedList({
               <button
                 type="button"
                 onClick={() => onUnlink(other)}
-                aria-label={`Unlink ${fullName(other)}`}
+                aria-label={t("relationships.unlinkLabel", { name: fullName(other) })}
                 className={DANGER_SMALL_BUTTON}
               >
-                Unlink
+                {t("relationships.unlink")}
               </button>
             </li>
           ))}
@@ -202,7 +205,7 @@ function LinkedList({
       )}
       <details className="mt-3 rounded-xl border border-slate-200 p-4 dark:border-slate-700">
         <summary className="cursor-pointer font-semibold text-brand-700 dark:text-brand-100">
-          Link someone
+          {t("relationships.linkSomeone")}
         </summary>
         <div className="mt-3">{children}</div>
       </details>

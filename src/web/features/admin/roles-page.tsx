@@ -1,10 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useSearch } from "@tanstack/react-router";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import type { searchSchemas } from "../../../shared/routes";
 import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
+import { instantLabel } from "../../lib/format";
 import { impersonationAuditQuery } from "../auth/api";
 import { ViewAsPanel } from "../auth/view-as";
 import { GuardianLinkRequests } from "./link-requests";
@@ -12,44 +14,39 @@ import { RelationshipsPanel } from "./relationships";
 import { RecentChanges } from "./roster-changes";
 import { UserRolesPanel } from "./user-roles";
 
-const TABS = [
-  { id: "users", label: "Users" },
-  { id: "relationships", label: "Relationships" },
-] as const;
+const TABS = ["users", "relationships"] as const;
 
 export function RolesPage() {
+  const { t } = useTranslation("admin");
   const { tab } = useSearch({ strict: false }) as z.output<typeof searchSchemas.adminRoles>;
   return (
     <div>
       <PageHeader
-        title="Roles"
-        description="People's roles, and links between parents or guardians and students."
+        title={t("common:pages./app/admin/roles.title")}
+        description={t("common:pages./app/admin/roles.summary")}
       />
       <div
         role="tablist"
-        aria-label="Roles sections"
+        aria-label={t("roles.sections")}
         className="mb-6 flex gap-2 border-b border-slate-200 dark:border-slate-800"
       >
-        {TABS.map((entry) => (
+        {TABS.map((id) => (
           <Link
-            key={entry.id}
+            key={id}
             to="/app/admin/roles"
-            search={{ tab: entry.id }}
+            search={{ tab: id }}
             role="tab"
-            aria-selected={tab === entry.id}
-            className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold ${tab === entry.id ? "border-brand-600 text-brand-700 dark:text-brand-100" : "border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-300"}`}
+            aria-selected={tab === id}
+            className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold ${tab === id ? "border-brand-600 text-brand-700 dark:text-brand-100" : "border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-300"}`}
           >
-            {entry.label}
+            {t(`roles.tabs.${id}`)}
           </Link>
         ))}
       </div>
       {tab === "users" ? (
         <div className="space-y-6">
           <UserRolesPanel />
-          <ViewAsPanel
-            title="View as"
-            description="Find anyone in the roster and view Dash as they see it."
-          />
+          <ViewAsPanel title={t("roles.viewAs.heading")} description={t("roles.viewAs.description")} />
           <RecentChanges />
           <ImpersonationAudit />
         </div>
@@ -65,21 +62,13 @@ export function RolesPage() {
 }
 
 function ImpersonationAudit() {
+  const { t } = useTranslation("admin");
   const [offset, setOffset] = useState(0);
   const audit = useQuery(impersonationAuditQuery(offset));
-  const actions = {
-    start: "Started",
-    stop: "Stopped",
-    expire: "Timed out",
-    revoke: "Ended: no longer allowed",
-    refuse: "Refused",
-  } as const;
   return (
     <Card>
-      <h2 className="text-lg font-bold">Viewing-as log</h2>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-        Every time someone viewed Dash as another person.
-      </p>
+      <h2 className="text-lg font-bold">{t("roles.audit.heading")}</h2>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t("roles.audit.description")}</p>
       {audit.isError && (
         <p role="alert" className="mt-3 text-sm text-red-700">
           {audit.error.message}
@@ -91,32 +80,32 @@ function ImpersonationAudit() {
             <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
               <tr>
                 <th scope="col" className="py-2 pr-4">
-                  When
+                  {t("roles.audit.when")}
                 </th>
                 <th scope="col" className="py-2 pr-4">
-                  Who
+                  {t("roles.audit.who")}
                 </th>
                 <th scope="col" className="py-2 pr-4">
-                  As whom
+                  {t("roles.audit.asWhom")}
                 </th>
                 <th scope="col" className="py-2 pr-4">
-                  What
+                  {t("roles.audit.what")}
                 </th>
                 <th scope="col" className="py-2 pr-4">
-                  Reason
+                  {t("roles.audit.reason")}
                 </th>
                 <th scope="col" className="py-2">
-                  From
+                  {t("roles.audit.from")}
                 </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
               {audit.data.data.map((row) => (
                 <tr key={row.id}>
-                  <td className="py-2 pr-4 whitespace-nowrap">{new Date(row.createdAt).toLocaleString()}</td>
+                  <td className="py-2 pr-4 whitespace-nowrap">{instantLabel(row.createdAt)}</td>
                   <td className="py-2 pr-4">{row.actor.name}</td>
                   <td className="py-2 pr-4">{row.target.name}</td>
-                  <td className="py-2 pr-4">{actions[row.action]}</td>
+                  <td className="py-2 pr-4">{t(`roles.audit.actions.${row.action}`)}</td>
                   <td className="py-2 pr-4">
                     {row.reason ?? "—"}
                     {row.detail && (
@@ -129,9 +118,7 @@ function ImpersonationAudit() {
             </tbody>
           </table>
           {audit.data.total === 0 && (
-            <p className="py-3 text-sm text-slate-600 dark:text-slate-300">
-              Nobody has viewed as anyone yet.
-            </p>
+            <p className="py-3 text-sm text-slate-600 dark:text-slate-300">{t("roles.audit.none")}</p>
           )}
           {audit.data.total > 50 && (
             <div className="mt-3 flex gap-2">
@@ -141,7 +128,7 @@ function ImpersonationAudit() {
                 onClick={() => setOffset(Math.max(0, offset - 50))}
                 className={buttonClass("secondary")}
               >
-                Newer
+                {t("roles.audit.newer")}
               </button>
               <button
                 type="button"
@@ -149,7 +136,7 @@ function ImpersonationAudit() {
                 onClick={() => setOffset(offset + 50)}
                 className={buttonClass("secondary")}
               >
-                Older
+                {t("roles.audit.older")}
               </button>
             </div>
           )}

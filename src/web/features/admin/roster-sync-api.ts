@@ -7,6 +7,7 @@ import {
 } from "../../../shared/contracts/roster-bulk";
 import { csvText } from "../../../shared/csv";
 import { ApiRequestError } from "../../lib/http";
+import { i18next } from "../../lib/i18n";
 
 export const ROSTER_EXPORT_URL = "/api/admin/roster/export";
 
@@ -63,10 +64,10 @@ export function importRosterZip(
       }
       readLines(true);
       if (report) resolve(report);
-      else reject(new ApiRequestError(failure ?? "The import ended without a report", 500, "internal"));
+      else reject(new ApiRequestError(failure ?? i18next.t("admin:rosterImport.noReport"), 500, "internal"));
     };
     request.onerror = () =>
-      reject(new ApiRequestError("The upload failed: check the connection and try again", 0, "network"));
+      reject(new ApiRequestError(i18next.t("admin:rosterImport.uploadFailed"), 0, "network"));
     request.send(file);
   });
 }
@@ -77,7 +78,7 @@ function errorOf(request: XMLHttpRequest): ApiRequestError {
     return new ApiRequestError(body.message, request.status, body.code);
   } catch {
     return new ApiRequestError(
-      request.statusText || `Request failed (${request.status})`,
+      request.statusText || i18next.t("common:requestFailed", { status: request.status }),
       request.status,
       "http_error",
     );

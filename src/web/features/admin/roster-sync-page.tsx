@@ -1,8 +1,11 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type ChangeEvent, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { ImportProblem, ImportProgress, ImportReport } from "../../../shared/contracts/roster-bulk";
 import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
+import { formatNumber, shownLocale } from "../../lib/format";
+import { i18next } from "../../lib/i18n";
 import { importRosterZip, problemsAsCsv, ROSTER_EXPORT_URL } from "./roster-sync-api";
 
 interface Run {
@@ -11,9 +14,8 @@ interface Run {
   progress: ImportProgress | null;
 }
 
-const MODE_LABELS = { bulk: "Bulk", delta: "Delta", absent: "Not read", skipped: "Skipped" } as const;
-
 export function RosterSyncPage() {
+  const { t } = useTranslation("admin");
   const queryClient = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
   const [run, setRun] = useState<Run | null>(null);
@@ -55,19 +57,18 @@ export function RosterSyncPage() {
   return (
     <div>
       <PageHeader
-        title="Roster import and export"
-        description="Bring in the roster from your student information system as a OneRoster CSV set (1.1 or 1.2), or download Dash's roster in the same format."
+        title={t("common:pages./app/admin/roster-sync.title")}
+        description={t("rosterSync.description")}
       />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <Card>
-          <h2 className="text-lg font-bold">Import a OneRoster set</h2>
+          <h2 className="text-lg font-bold">{t("rosterSync.import.heading")}</h2>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-            A .zip holding manifest.csv and the CSV files it names. Preview it first: the preview checks every
-            row and counts the changes without saving anything. An import with errors changes nothing.
+            {t("rosterSync.import.description")}
           </p>
           <div className="mt-4">
             <label htmlFor={ids.file} className="text-sm font-medium">
-              OneRoster set (.zip)
+              {t("rosterSync.import.file")}
             </label>
             <input
               id={ids.file}
@@ -79,8 +80,7 @@ export function RosterSyncPage() {
               className="mt-1 block w-full rounded-lg border border-slate-300 bg-white text-sm shadow-sm file:mr-3 file:cursor-pointer file:border-0 file:border-r file:border-slate-300 file:bg-slate-100 file:px-4 file:py-2.5 file:font-semibold file:text-slate-800 focus:border-brand-600 dark:border-slate-700 dark:bg-slate-950 dark:file:border-slate-700 dark:file:bg-slate-800 dark:file:text-slate-100"
             />
             <p id={ids.fileHint} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-              Up to 200 MB. Bulk files replace everything of their kind; people and classes missing from them
-              are marked as removed (their history is kept).
+              {t("rosterSync.import.fileHint")}
             </p>
           </div>
           <div className="mt-4 flex items-start gap-2">
@@ -95,12 +95,10 @@ export function RosterSyncPage() {
             />
             <div>
               <label htmlFor={ids.strict} className="text-sm font-medium">
-                Refuse the set if there are warnings
+                {t("rosterSync.import.strict")}
               </label>
               <p id={ids.strictHint} className="text-xs text-slate-600 dark:text-slate-400">
-                Warnings are what real exports often carry: a reference to a record outside the set (kept
-                until it arrives), an enrollment in a class the set removes (left out), a OneRoster 1.0
-                status.
+                {t("rosterSync.import.strictHint")}
               </p>
             </div>
           </div>
@@ -111,7 +109,7 @@ export function RosterSyncPage() {
               disabled={!file || run !== null}
               onClick={() => start(true)}
             >
-              Preview (dry run)
+              {t("rosterSync.import.preview")}
             </button>
             <button
               type="button"
@@ -119,7 +117,7 @@ export function RosterSyncPage() {
               disabled={!file || run !== null}
               onClick={() => start(false)}
             >
-              Import
+              {t("rosterSync.import.submit")}
             </button>
           </div>
           {run && <RunProgress run={run} />}
@@ -133,13 +131,12 @@ export function RosterSyncPage() {
           )}
         </Card>
         <Card>
-          <h2 className="text-lg font-bold">Export</h2>
+          <h2 className="text-lg font-bold">{t("rosterSync.export.heading")}</h2>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-            The whole roster as a OneRoster 1.2 bulk set: organisations, sessions, courses, classes, people,
-            roles, enrollments and demographics. It holds personal data: keep it safe.
+            {t("rosterSync.export.description")}
           </p>
           <a href={ROSTER_EXPORT_URL} download className={buttonClass("secondary", "mt-4 inline-block")}>
-            Download roster (.zip)
+            {t("rosterSync.export.download")}
           </a>
         </Card>
       </div>
@@ -149,15 +146,23 @@ export function RosterSyncPage() {
 }
 
 function RunProgress({ run }: { run: Run }) {
+  const { t } = useTranslation("admin");
   const processing = run.progress
-    ? `${run.progress.phase === "checking" ? "Checking" : run.dryRun ? "Counting changes in" : "Saving"} ${run.progress.file}`
-    : "Waiting for the server";
+    ? t("rosterSync.progress.phase", {
+        phase: run.progress.phase === "checking" ? "checking" : run.dryRun ? "counting" : "saving",
+        file: run.progress.file,
+      })
+    : t("rosterSync.progress.waiting");
   return (
     <div className="mt-4 space-y-3" aria-live="polite">
-      <ProgressBar label="Upload" detail={run.upload < 1 ? "Sending the .zip" : "Sent"} value={run.upload} />
       <ProgressBar
-        label={run.dryRun ? "Preview" : "Import"}
-        detail={run.upload < 1 ? "Starts once the .zip is sent" : processing}
+        label={t("rosterSync.progress.upload")}
+        detail={run.upload < 1 ? t("rosterSync.progress.sending") : t("rosterSync.progress.sent")}
+        value={run.upload}
+      />
+      <ProgressBar
+        label={run.dryRun ? t("rosterSync.progress.preview") : t("rosterSync.progress.import")}
+        detail={run.upload < 1 ? t("rosterSync.progress.startsAfterUpload") : processing}
         value={run.progress?.fraction ?? 0}
       />
     </div>
@@ -198,27 +203,29 @@ function outcomeOf(report: ImportReport) {
   if (!report.ok && report.errorCount === 0) {
     return {
       tone: "error" as const,
-      text: `Nothing was imported: the set has ${report.warningCount} ${report.warningCount === 1 ? "warning" : "warnings"}, and the import was set to refuse warnings. Fix them, or import without refusing warnings.`,
+      text: i18next.t("admin:rosterSync.outcome.refusedWarnings", { count: report.warningCount }),
     };
   }
   if (!report.ok) {
     return {
       tone: "error" as const,
-      text: `Nothing was imported: the set has ${report.errorCount} ${report.errorCount === 1 ? "error" : "errors"}. Fix them and try again.`,
+      text: i18next.t("admin:rosterSync.outcome.errors", { count: report.errorCount }),
     };
   }
-  if (report.dryRun)
-    return { tone: "ok" as const, text: "Preview: the set is valid. Nothing was changed yet." };
-  return { tone: "ok" as const, text: "The roster was imported." };
+  if (report.dryRun) return { tone: "ok" as const, text: i18next.t("admin:rosterSync.outcome.previewOk") };
+  return { tone: "ok" as const, text: i18next.t("admin:rosterSync.outcome.imported") };
 }
 
 function ReportView({ report }: { report: ImportReport }) {
+  const { t } = useTranslation("admin");
   const outcome = outcomeOf(report);
   const errors = report.problems.filter((problem) => problem.severity === "error");
   const warnings = report.problems.filter((problem) => problem.severity === "warning");
   return (
     <Card className="mt-6">
-      <h2 className="text-lg font-bold">{report.dryRun ? "Preview report" : "Import report"}</h2>
+      <h2 className="text-lg font-bold">
+        {report.dryRun ? t("rosterSync.report.preview") : t("rosterSync.report.import")}
+      </h2>
       <p
         role="status"
         className={`mt-3 rounded-lg p-3 text-sm font-medium ${
@@ -229,8 +236,14 @@ function ReportView({ report }: { report: ImportReport }) {
       >
         {outcome.text}
         <span className="block text-xs font-normal">
-          OneRoster {report.version ?? "version unknown"} · {report.warningCount}{" "}
-          {report.warningCount === 1 ? "warning" : "warnings"} · {(report.durationMs / 1000).toFixed(1)} s
+          {t("rosterSync.report.details", {
+            version: report.version ?? t("rosterSync.report.versionUnknown"),
+            count: report.warningCount,
+            seconds: new Intl.NumberFormat(shownLocale(), {
+              minimumFractionDigits: 1,
+              maximumFractionDigits: 1,
+            }).format(report.durationMs / 1000),
+          })}
         </span>
       </p>
       {report.files.length > 0 && <FilesTable report={report} />}
@@ -238,14 +251,17 @@ function ReportView({ report }: { report: ImportReport }) {
         <div className="mt-6">
           <div className="flex flex-wrap items-center justify-between gap-2">
             <h3 className="font-bold">
-              {errors.length > 0 ? `Errors (${report.errorCount})` : "Warnings"}
-              {errors.length > 0 && warnings.length > 0 && " and warnings"}
+              {errors.length === 0
+                ? t("rosterSync.report.warnings")
+                : warnings.length > 0
+                  ? t("rosterSync.report.errorsAndWarnings", { count: report.errorCount })
+                  : t("rosterSync.report.errors", { count: report.errorCount })}
             </h3>
             <DownloadProblems problems={report.problems} />
           </div>
           {report.truncated && (
             <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-              Only the first problems are listed; fix these and import again to see the rest.
+              {t("rosterSync.report.truncated")}
             </p>
           )}
           <ProblemsTable problems={report.problems} />
@@ -257,7 +273,8 @@ function ReportView({ report }: { report: ImportReport }) {
 
 /** A table from small tablets up; on a phone, one line of counts per file. */
 function FilesTable({ report }: { report: ImportReport }) {
-  const headers = ["File", "Mode", "Rows", "Created", "Updated", "Removed", "Unchanged"];
+  const { t } = useTranslation("admin");
+  const headers = ["file", "mode", "rows", "created", "updated", "removed", "unchanged"];
   const countsOf = (file: ImportReport["files"][number]) => [
     file.rows,
     file.created,
@@ -271,23 +288,30 @@ function FilesTable({ report }: { report: ImportReport }) {
         {report.files.map((file) => (
           <li key={file.file} className="py-2">
             <span className="font-mono text-xs">{file.file}</span>
-            <span className="text-slate-600 dark:text-slate-300"> · {MODE_LABELS[file.mode]}</span>
+            <span className="text-slate-600 dark:text-slate-300">
+              {" "}
+              · {t(`rosterSync.modes.${file.mode}`)}
+            </span>
             <p className="text-xs text-slate-600 tabular-nums dark:text-slate-300">
-              {countsOf(file)
-                .map((count, index) => `${count.toLocaleString()} ${headers[index + 2]?.toLowerCase()}`)
-                .join(" · ")}
+              {t("rosterSync.files.counts", {
+                rows: file.rows,
+                created: file.created,
+                updated: file.updated,
+                removed: file.deleted,
+                unchanged: file.unchanged,
+              })}
             </p>
           </li>
         ))}
       </ul>
       <div className="mt-4 hidden overflow-x-auto sm:block">
         <table className="w-full text-left text-sm">
-          <caption className="sr-only">Rows per file</caption>
+          <caption className="sr-only">{t("rosterSync.files.caption")}</caption>
           <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
             <tr>
               {headers.map((header, index) => (
                 <th key={header} scope="col" className={`py-2 pr-4 ${index > 1 ? "text-right" : ""}`}>
-                  {header}
+                  {t(`rosterSync.files.headers.${header}`)}
                 </th>
               ))}
             </tr>
@@ -298,10 +322,10 @@ function FilesTable({ report }: { report: ImportReport }) {
                 <th scope="row" className="py-2 pr-4 font-mono text-xs font-normal">
                   {file.file}
                 </th>
-                <td className="py-2 pr-4">{MODE_LABELS[file.mode]}</td>
+                <td className="py-2 pr-4">{t(`rosterSync.modes.${file.mode}`)}</td>
                 {countsOf(file).map((count, index) => (
                   <td key={headers[index + 2]} className="py-2 pr-4 text-right tabular-nums">
-                    {count.toLocaleString()}
+                    {formatNumber(count)}
                   </td>
                 ))}
               </tr>
@@ -317,6 +341,7 @@ const problemKey = (problem: ImportProblem) =>
   `${problem.severity}|${problem.file}|${problem.line}|${problem.column}|${problem.message}`;
 
 function SeverityBadge({ severity }: { severity: ImportProblem["severity"] }) {
+  const { t } = useTranslation("admin");
   return (
     <span
       className={`rounded-full px-2 py-0.5 text-xs font-semibold ${
@@ -325,18 +350,24 @@ function SeverityBadge({ severity }: { severity: ImportProblem["severity"] }) {
           : "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-100"
       }`}
     >
-      {severity === "error" ? "Error" : "Warning"}
+      {severity === "error" ? t("rosterSync.problems.error") : t("rosterSync.problems.warning")}
     </span>
   );
 }
 
-const RowCount = ({ problem }: { problem: ImportProblem }) =>
-  problem.occurrences && problem.occurrences > 1 ? (
-    <span className="text-slate-600 dark:text-slate-300"> ({problem.occurrences} rows)</span>
+function RowCount({ problem }: { problem: ImportProblem }) {
+  const { t } = useTranslation("admin");
+  return problem.occurrences && problem.occurrences > 1 ? (
+    <span className="text-slate-600 dark:text-slate-300">
+      {" "}
+      {t("rosterSync.problems.rows", { count: problem.occurrences })}
+    </span>
   ) : null;
+}
 
 /** A table from small tablets up; on a phone, one block per problem, its place above its message. */
 function ProblemsTable({ problems }: { problems: readonly ImportProblem[] }) {
+  const { t } = useTranslation("admin");
   return (
     <>
       <ul className="mt-3 divide-y divide-slate-100 text-sm sm:hidden dark:divide-slate-800">
@@ -345,7 +376,7 @@ function ProblemsTable({ problems }: { problems: readonly ImportProblem[] }) {
             <div className="flex flex-wrap items-center gap-x-2 gap-y-1 font-mono text-xs">
               <SeverityBadge severity={problem.severity} />
               <span>{problem.file}</span>
-              {problem.line !== null && <span>line {problem.line}</span>}
+              {problem.line !== null && <span>{t("rosterSync.problems.line", { line: problem.line })}</span>}
               {problem.column && <span className="break-all">{problem.column}</span>}
             </div>
             <p className="mt-1">
@@ -357,23 +388,23 @@ function ProblemsTable({ problems }: { problems: readonly ImportProblem[] }) {
       </ul>
       <div className="mt-3 hidden overflow-x-auto sm:block">
         <table className="w-full text-left text-sm">
-          <caption className="sr-only">Problems found in the set</caption>
+          <caption className="sr-only">{t("rosterSync.problems.caption")}</caption>
           <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
             <tr>
               <th scope="col" className="py-2 pr-4">
-                Severity
+                {t("rosterSync.problems.severity")}
               </th>
               <th scope="col" className="py-2 pr-4">
-                File
+                {t("rosterSync.files.headers.file")}
               </th>
               <th scope="col" className="py-2 pr-4 text-right">
-                Line
+                {t("rosterSync.problems.lineHeader")}
               </th>
               <th scope="col" className="py-2 pr-4">
-                Column
+                {t("rosterSync.problems.column")}
               </th>
               <th scope="col" className="py-2">
-                Message
+                {t("rosterSync.problems.message")}
               </th>
             </tr>
           </thead>
@@ -400,6 +431,7 @@ function ProblemsTable({ problems }: { problems: readonly ImportProblem[] }) {
 }
 
 function DownloadProblems({ problems }: { problems: readonly ImportProblem[] }) {
+  const { t } = useTranslation("admin");
   const download = () => {
     const url = URL.createObjectURL(new Blob([problemsAsCsv(problems)], { type: "text/csv;charset=utf-8" }));
     const link = document.createElement("a");
@@ -410,7 +442,7 @@ function DownloadProblems({ problems }: { problems: readonly ImportProblem[] }) 
   };
   return (
     <button type="button" className={buttonClass("secondary")} onClick={download}>
-      Download the error list (.csv)
+      {t("rosterSync.problems.download")}
     </button>
   );
 }

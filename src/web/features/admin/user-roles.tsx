@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { ManagedUser, UserRoleEntry } from "../../../shared/contracts/people";
-import { DASH_ROLES, type DashRole, ROLE_DISPLAY_NAMES } from "../../../shared/roles";
+import { DASH_ROLES, type DashRole } from "../../../shared/roles";
 import { ConfirmDialog, failureMessage } from "../../components/ui/dialog";
 import { buttonClass, SelectField } from "../../components/ui/form";
 import { authKeys } from "../auth/api";
@@ -10,7 +11,7 @@ import { Loading, QueryError, Section } from "../home/parts";
 import { addRole, makeRolePrimary, orgsQuery, removeRole, rosterKeys, userQuery } from "./api";
 import { orgTypeName } from "./organizations-page";
 import { PasswordLink } from "./password-link";
-import { ALL_ROLE_CHOICES, DANGER_SMALL_BUTTON, PersonPicker, SMALL_BUTTON } from "./people-search";
+import { allRoleChoices, DANGER_SMALL_BUTTON, PersonPicker, SMALL_BUTTON } from "./people-search";
 
 /** Every view of the roster, and the signed-in profile (an administrator may change their own roles). */
 export function useRefreshRoster() {
@@ -24,33 +25,35 @@ export function useRefreshRoster() {
 
 /** Find a person, see their roles at each organisation, add, remove or make one primary. */
 export function UserRolesPanel() {
+  const { t } = useTranslation("admin");
   return (
     <PersonPicker
-      title="Users"
-      description="Find a person by name or email to see and change their roles."
-      searchLabel="Search users"
-      roleChoices={ALL_ROLE_CHOICES}
-      pick="Roles"
-      emptyDescription="Choose someone on the left to see their roles."
-      emptyText="A person holds each role at an organization. One role is their primary one: their primary organization follows it."
+      title={t("userRoles.find.heading")}
+      description={t("userRoles.find.description")}
+      searchLabel={t("userRoles.find.search")}
+      roleChoices={allRoleChoices()}
+      pick={t("userRoles.find.pick")}
+      emptyDescription={t("userRoles.find.emptyDescription")}
+      emptyText={t("userRoles.find.emptyText")}
       details={(userId) => <UserRoles userId={userId} />}
     />
   );
 }
 
 function UserRoles({ userId }: { userId: string }) {
+  const { t } = useTranslation("admin");
   const user = useQuery(userQuery(userId));
   const [removing, setRemoving] = useState<UserRoleEntry | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const refresh = useRefreshRoster();
 
-  if (user.isError) return <QueryError error={user.error} fallback="Could not load this person" />;
-  if (!user.data) return <Loading label="Loading their roles" />;
+  if (user.isError) return <QueryError error={user.error} fallback={t("userRoles.loadFailed")} />;
+  if (!user.data) return <Loading label={t("userRoles.loading")} />;
   const person = user.data.data;
   const name = fullName(person);
-  const describe = (entry: UserRoleEntry) =>
-    `${entry.role ? ROLE_DISPLAY_NAMES[entry.role] : entry.rosterRole} at ${entry.org.name}`;
+  const roleOf = (entry: UserRoleEntry) => (entry.role ? t(`common:roles.${entry.role}`) : entry.rosterRole);
+  const describe = (entry: UserRoleEntry) => ({ role: roleOf(entry), org: entry.org.name, name });
 
   async function makePrimary(entry: UserRoleEntry & { role: DashRole }) {
     setProblem(null);
@@ -58,26 +61,29 @@ function UserRoles({ userId }: { userId: string }) {
     try {
       await makeRolePrimary(person.sourcedId, { role: entry.role, orgSourcedId: entry.org.sourcedId });
       await refresh();
-      setNotice(`${describe(entry)} is now the primary role of ${name}.`);
+      setNotice(t("userRoles.nowPrimary", describe(entry)));
     } catch (error) {
-      setProblem(failureMessage(error, "Could not change the primary role."));
+      setProblem(failureMessage(error, t("userRoles.primaryFailed")));
     }
   }
 
   return (
     <Section
-      title={`Roles of ${name}`}
+      title={t("userRoles.rolesOf", { name })}
       description={[
         person.email ?? person.username,
-        person.primaryOrg && `Primary organization: ${person.primaryOrg.name}`,
+        person.primaryOrg && t("userRoles.primaryOrg", { org: person.primaryOrg.name }),
       ]
         .filter(Boolean)
         .join(" · ")}
     >
       {person.roles.length === 0 ? (
-        <p className="text-sm text-slate-600 dark:text-slate-300">{name} has no role yet.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-300">{t("userRoles.noRole", { name })}</p>
       ) : (
-        <ul className="divide-y divide-slate-100 dark:divide-slate-800" aria-label={`Roles of ${name}`}>
+        <ul
+          className="divide-y divide-slate-100 dark:divide-slate-800"
+          aria-label={t("userRoles.rolesOf", { name })}
+        >
           {person.roles.map((entry) => (
             <li
               key={`${entry.rosterRole}-${entry.org.sourcedId}`}
@@ -85,16 +91,16 @@ function UserRoles({ userId }: { userId: string }) {
             >
               <div className="min-w-0">
                 <p className="font-medium">
-                  {entry.role ? ROLE_DISPLAY_NAMES[entry.role] : entry.rosterRole}
+                  {roleOf(entry)}
                   {entry.roleType === "primary" && (
                     <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100">
-                      Primary
+                      {t("userRoles.primary")}
                     </span>
                   )}
                 </p>
                 <p className="text-xs text-slate-600 dark:text-slate-400">
                   {entry.org.name} · {orgTypeName(entry.org.type)}
-                  {entry.role ? "" : " · grants nothing in Dash"}
+                  {entry.role ? "" : ` · ${t("userRoles.grantsNothing")}`}
                 </p>
               </div>
               {entry.role && (
@@ -104,18 +110,18 @@ function UserRoles({ userId }: { userId: string }) {
                       type="button"
                       className={SMALL_BUTTON}
                       onClick={() => makePrimary(entry as UserRoleEntry & { role: DashRole })}
-                      aria-label={`Make ${describe(entry)} primary`}
+                      aria-label={t("userRoles.makePrimaryLabel", describe(entry))}
                     >
-                      Make primary
+                      {t("userRoles.makePrimary")}
                     </button>
                   )}
                   <button
                     type="button"
                     className={DANGER_SMALL_BUTTON}
                     onClick={() => setRemoving(entry)}
-                    aria-label={`Remove ${describe(entry)}`}
+                    aria-label={t("userRoles.removeLabel", describe(entry))}
                   >
-                    Remove
+                    {t("userRoles.remove")}
                   </button>
                 </div>
               )}
@@ -145,9 +151,9 @@ function UserRoles({ userId }: { userId: string }) {
       <PasswordLink key={person.sourcedId} person={person} />
       {removing?.role && (
         <ConfirmDialog
-          title="Remove this role?"
-          message={`${name} will no longer be ${describe(removing)}. This applies at their next click.`}
-          confirmLabel="Remove role"
+          title={t("userRoles.removeTitle")}
+          message={t("userRoles.removeMessage", describe(removing))}
+          confirmLabel={t("userRoles.removeRole")}
           onConfirm={async () => {
             await removeRole(person.sourcedId, {
               role: removing.role as DashRole,
@@ -155,7 +161,7 @@ function UserRoles({ userId }: { userId: string }) {
             });
             await refresh();
             setProblem(null);
-            setNotice(`Removed ${describe(removing)} from ${name}.`);
+            setNotice(t("userRoles.removed", describe(removing)));
           }}
           onClose={() => setRemoving(null)}
         />
@@ -165,6 +171,7 @@ function UserRoles({ userId }: { userId: string }) {
 }
 
 function AddRoleForm({ person, onDone }: { person: ManagedUser; onDone: (message: string) => void }) {
+  const { t } = useTranslation("admin");
   const orgs = useQuery(orgsQuery(""));
   const [role, setRole] = useState<DashRole | "">("");
   const [orgId, setOrgId] = useState("");
@@ -175,21 +182,22 @@ function AddRoleForm({ person, onDone }: { person: ManagedUser; onDone: (message
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!role) return setProblem("Choose a role.");
-    if (!orgId) return setProblem("Choose an organization.");
+    if (!role) return setProblem(t("userRoles.add.chooseRole"));
+    if (!orgId) return setProblem(t("userRoles.add.chooseOrg"));
     setIsSaving(true);
     setProblem(null);
     try {
       await addRole(person.sourcedId, { role, orgSourcedId: orgId, isPrimary });
       await refresh();
       const org = orgs.data?.data.find((entry) => entry.sourcedId === orgId);
+      const added = { role: t(`common:roles.${role}`), name: fullName(person) };
       onDone(
-        `Added ${ROLE_DISPLAY_NAMES[role]} at ${org?.name ?? "the organization"} to ${fullName(person)}.`,
+        org ? t("userRoles.add.added", { ...added, org: org.name }) : t("userRoles.add.addedNoOrg", added),
       );
       setRole("");
       setIsPrimary(false);
     } catch (error) {
-      setProblem(failureMessage(error, "Could not add the role."));
+      setProblem(failureMessage(error, t("userRoles.add.failed")));
     } finally {
       setIsSaving(false);
     }
@@ -201,26 +209,29 @@ function AddRoleForm({ person, onDone }: { person: ManagedUser; onDone: (message
       noValidate
       className="mt-5 rounded-xl border border-slate-200 p-4 dark:border-slate-700"
     >
-      <h3 className="font-semibold">Add a role</h3>
+      <h3 className="font-semibold">{t("userRoles.add.heading")}</h3>
       <div className="mt-3 grid gap-3 sm:grid-cols-2">
         <SelectField
-          label="New role"
+          label={t("userRoles.add.newRole")}
           value={role}
           onChange={(event) => setRole(event.target.value as DashRole | "")}
           options={[
-            { value: "", label: "Choose a role…" },
-            ...DASH_ROLES.map((entry) => ({ value: entry, label: ROLE_DISPLAY_NAMES[entry] })),
+            { value: "", label: t("userRoles.add.chooseRolePrompt") },
+            ...DASH_ROLES.map((entry) => ({ value: entry, label: t(`common:roles.${entry}`) })),
           ]}
         />
         <SelectField
-          label="At organization"
+          label={t("userRoles.add.atOrg")}
           value={orgId}
           onChange={(event) => setOrgId(event.target.value)}
           options={[
-            { value: "", label: orgs.isPending ? "Loading…" : "Choose an organization…" },
+            {
+              value: "",
+              label: orgs.isPending ? t("userRoles.add.loading") : t("userRoles.add.chooseOrgPrompt"),
+            },
             ...(orgs.data?.data ?? []).map((org) => ({
               value: org.sourcedId,
-              label: `${org.name} (${orgTypeName(org.type)})`,
+              label: t("userRoles.add.orgOption", { org: org.name, type: orgTypeName(org.type) }),
             })),
           ]}
         />
@@ -232,7 +243,7 @@ function AddRoleForm({ person, onDone }: { person: ManagedUser; onDone: (message
           onChange={(event) => setIsPrimary(event.target.checked)}
           className="size-4 accent-brand-600"
         />
-        Make it the primary role
+        {t("userRoles.add.makePrimary")}
       </label>
       {problem && (
         <p role="alert" className="mt-3 text-sm font-medium text-red-700 dark:text-red-300">
@@ -240,7 +251,7 @@ function AddRoleForm({ person, onDone }: { person: ManagedUser; onDone: (message
         </p>
       )}
       <button type="submit" disabled={isSaving} className={buttonClass("primary", "mt-4")}>
-        {isSaving ? "Adding…" : "Add role"}
+        {isSaving ? t("userRoles.add.adding") : t("userRoles.add.submit")}
       </button>
     </form>
   );

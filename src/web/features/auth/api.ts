@@ -18,7 +18,7 @@ import { apiFetch } from "../../lib/http";
 import { followMe } from "../../lib/language";
 import { clearAuthCache, writeAuthCache } from "./auth-cache";
 
-export const INVALID_AUTH_DATA = "Invalid auth data from query";
+export const INVALID_AUTH_DATA = "invalid_auth_data";
 
 export const authKeys = {
   me: ["auth", "me"] as const,

@@ -1,11 +1,12 @@
 import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { type AuthUser, WRONG_CURRENT_PASSWORD } from "../../../shared/contracts/auth";
 import { checkPassword } from "../../../shared/password-policy";
 import { Dialog, failureMessage } from "../../components/ui/dialog";
 import { buttonClass } from "../../components/ui/form";
 import { ApiRequestError } from "../../lib/http";
 import { changePassword } from "./api";
-import { NewPasswordField, PasswordField } from "./password-fields";
+import { NewPasswordField, PasswordField, passwordProblemMessage } from "./password-fields";
 
 interface Problems {
   current?: string;
@@ -14,9 +15,8 @@ interface Problems {
 }
 
 /** Where the server's refusal belongs: beside the field it is about, or above the buttons. */
-function problemsOf(error: unknown): Problems {
-  if (!(error instanceof ApiRequestError))
-    return { form: failureMessage(error, "Could not reach Dash. Try again.") };
+function problemsOf(error: unknown, unreachable: string): Problems {
+  if (!(error instanceof ApiRequestError)) return { form: failureMessage(error, unreachable) };
   if (error.message === WRONG_CURRENT_PASSWORD) return { current: error.message };
   if (error.status === 400) return { next: error.message };
   return { form: error.message };
@@ -24,6 +24,7 @@ function problemsOf(error: unknown): Problems {
 
 /** A signed-in person changes their own password; their other devices are signed out. */
 export function ChangePasswordDialog({ user, onClose }: { user: AuthUser; onClose: () => void }) {
+  const { t } = useTranslation("auth");
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [problems, setProblems] = useState<Problems>({});
@@ -34,16 +35,16 @@ export function ChangePasswordDialog({ user, onClose }: { user: AuthUser; onClos
   async function submit(event: FormEvent) {
     event.preventDefault();
     const found: Problems = {};
-    if (!current) found.current = "Enter your current password";
+    if (!current) found.current = t("changePassword.enterCurrent");
     const [nextProblem] = checkPassword(next, { context });
-    if (nextProblem) found.next = nextProblem.message;
+    if (nextProblem) found.next = passwordProblemMessage(nextProblem.code);
     setProblems(found);
     if (found.current || found.next) return;
     setIsSaving(true);
     try {
       setDone(await changePassword({ currentPassword: current, newPassword: next }));
     } catch (error) {
-      setProblems(problemsOf(error));
+      setProblems(problemsOf(error, t("changePassword.unreachable")));
     } finally {
       setIsSaving(false);
     }
@@ -51,8 +52,8 @@ export function ChangePasswordDialog({ user, onClose }: { user: AuthUser; onClos
 
   return (
     <Dialog
-      title="Change password"
-      description={done ? undefined : "Choose a new password for your own account."}
+      title={t("changePassword.title")}
+      description={done ? undefined : t("changePassword.description")}
       onClose={onClose}
     >
       {done ? (
@@ -61,21 +62,21 @@ export function ChangePasswordDialog({ user, onClose }: { user: AuthUser; onClos
             role="status"
             className="mt-4 rounded-lg border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100"
           >
-            Your password is changed. You stay signed in here.
+            {t("changePassword.done")}
             {done.otherSessionsEnded > 0 &&
-              ` ${done.otherSessionsEnded === 1 ? "One other device was" : `${done.otherSessionsEnded} other devices were`} signed out.`}
+              ` ${t("changePassword.otherDevices", { count: done.otherSessionsEnded })}`}
           </p>
           <div className="mt-6 flex justify-end">
             {/* biome-ignore lint/a11y/noAutofocus: the dialog's only button after the change */}
             <button type="button" autoFocus onClick={onClose} className={buttonClass("primary")}>
-              Close
+              {t("changePassword.close")}
             </button>
           </div>
         </div>
       ) : (
         <form onSubmit={submit} noValidate className="mt-4 space-y-4">
           <PasswordField
-            label="Current password"
+            label={t("changePassword.current")}
             name="current-password"
             autoComplete="current-password"
             value={current}
@@ -107,10 +108,10 @@ export function ChangePasswordDialog({ user, onClose }: { user: AuthUser; onClos
           )}
           <div className="flex justify-end gap-3 pt-2">
             <button type="button" onClick={onClose} className={buttonClass("secondary")}>
-              Cancel
+              {t("common:dialog.cancel")}
             </button>
             <button type="submit" disabled={isSaving} className={buttonClass("primary")}>
-              {isSaving ? "Saving…" : "Change password"}
+              {isSaving ? t("changePassword.saving") : t("changePassword.submit")}
             </button>
           </div>
         </form>

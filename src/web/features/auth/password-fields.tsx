@@ -1,10 +1,23 @@
 import { type InputHTMLAttributes, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import {
   checkPassword,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
   PASSWORD_RULES,
   type PasswordContext,
   type PasswordProblem,
+  type PasswordProblemCode,
 } from "../../../shared/password-policy";
+import { i18next } from "../../lib/i18n";
+
+/** The limits the password rules and problems speak of. */
+export const PASSWORD_LIMITS = { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH };
+
+/** A problem of a password in the shown language (the server answers its own refusals). */
+export function passwordProblemMessage(code: PasswordProblemCode): string {
+  return i18next.t(`auth:password.problems.${code}`, PASSWORD_LIMITS);
+}
 
 const INPUT_CLASS =
   "block w-full min-w-0 rounded-lg border bg-white px-3 py-2.5 text-base shadow-sm focus:border-brand-600 dark:bg-slate-950";
@@ -25,6 +38,7 @@ export function PasswordField({
   /** Ids of other text that describes the field (the rules). */
   describedBy?: string;
 } & Omit<InputHTMLAttributes<HTMLInputElement>, "type">) {
+  const { t } = useTranslation("auth");
   const id = useId();
   const [isShown, setIsShown] = useState(false);
   const errorId = `${id}-error`;
@@ -46,10 +60,10 @@ export function PasswordField({
           type="button"
           onClick={() => setIsShown(!isShown)}
           aria-pressed={isShown}
-          aria-label={`Show ${label.toLowerCase()}`}
+          aria-label={t("password.showField", { field: label.toLowerCase() })}
           className="shrink-0 rounded-lg border border-slate-300 px-3 text-sm font-semibold hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
         >
-          {isShown ? "Hide" : "Show"}
+          {isShown ? t("password.hide") : t("password.show")}
         </button>
       </div>
       {error && (
@@ -73,10 +87,10 @@ function ruleStates(password: string, context: PasswordContext | null): RuleStat
   });
 }
 
-const RULE_MARKS: Record<RuleState, { mark: string; words: string; className: string }> = {
-  met: { mark: "✓", words: "done", className: "text-emerald-700 dark:text-emerald-300" },
-  broken: { mark: "✗", words: "not yet", className: "text-red-700 dark:text-red-300" },
-  unchecked: { mark: "•", words: "", className: "text-slate-500 dark:text-slate-400" },
+const RULE_MARKS: Record<RuleState, { mark: string; className: string }> = {
+  met: { mark: "✓", className: "text-emerald-700 dark:text-emerald-300" },
+  broken: { mark: "✗", className: "text-red-700 dark:text-red-300" },
+  unchecked: { mark: "•", className: "text-slate-500 dark:text-slate-400" },
 };
 
 /**
@@ -88,7 +102,7 @@ export function NewPasswordField({
   onChange,
   context,
   error,
-  label = "New password",
+  label,
   autoFocus,
 }: {
   value: string;
@@ -98,12 +112,13 @@ export function NewPasswordField({
   label?: string;
   autoFocus?: boolean;
 }) {
+  const { t } = useTranslation("auth");
   const rulesId = useId();
   const states = ruleStates(value, context);
   return (
     <div>
       <PasswordField
-        label={label}
+        label={label ?? t("password.newLabel")}
         name="new-password"
         autoComplete="new-password"
         value={value}
@@ -112,17 +127,20 @@ export function NewPasswordField({
         describedBy={rulesId}
         autoFocus={autoFocus}
       />
-      <ul id={rulesId} aria-label="Password rules" className="mt-2 space-y-1 text-sm">
+      <ul id={rulesId} aria-label={t("password.rulesLabel")} className="mt-2 space-y-1 text-sm">
         {PASSWORD_RULES.map((rule, index) => {
-          const state = RULE_MARKS[states[index] ?? "unchecked"];
+          const ruleState = states[index] ?? "unchecked";
+          const state = RULE_MARKS[ruleState];
           return (
-            <li key={rule.text} className="flex gap-2">
+            <li key={rule.id} className="flex gap-2">
               <span aria-hidden="true" className={`w-4 shrink-0 text-center font-bold ${state.className}`}>
                 {state.mark}
               </span>
               <span className="text-slate-700 dark:text-slate-300">
-                {rule.text}
-                {state.words && <span className="sr-only"> ({state.words})</span>}
+                {t(`password.rules.${rule.id}`, PASSWORD_LIMITS)}
+                {ruleState !== "unchecked" && (
+                  <span className="sr-only"> {t(`password.ruleState.${ruleState}`)}</span>
+                )}
               </span>
             </li>
           );

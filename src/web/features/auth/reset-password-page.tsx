@@ -1,5 +1,6 @@
 import { useNavigate, useSearch } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import { checkPassword } from "../../../shared/password-policy";
 import type { searchSchemas } from "../../../shared/routes";
@@ -8,7 +9,7 @@ import { failureMessage } from "../../components/ui/dialog";
 import { buttonClass } from "../../components/ui/form";
 import { ApiRequestError } from "../../lib/http";
 import { resetPassword } from "./api";
-import { NewPasswordField } from "./password-fields";
+import { NewPasswordField, passwordProblemMessage } from "./password-fields";
 
 /**
  * The page of a one-time link: the person chooses a new password, then signs in with it. The
@@ -16,6 +17,7 @@ import { NewPasswordField } from "./password-fields";
  * Referer (the server also sends `Referrer-Policy: no-referrer` with this page).
  */
 export function ResetPasswordPage() {
+  const { t } = useTranslation("auth");
   const search = useSearch({ strict: false }) as z.output<typeof searchSchemas.resetPassword>;
   const navigate = useNavigate();
   const [token] = useState(() => search.token ?? null);
@@ -38,7 +40,7 @@ export function ResetPasswordPage() {
     event.preventDefault();
     if (!token) return;
     const [problem] = checkPassword(password);
-    setFieldError(problem?.message ?? null);
+    setFieldError(problem ? passwordProblemMessage(problem.code) : null);
     if (problem) return;
     setIsSaving(true);
     try {
@@ -47,7 +49,7 @@ export function ResetPasswordPage() {
     } catch (error) {
       // A refused password is about the field; anything else (the link, too many tries) about the page.
       const isAboutPassword = error instanceof ApiRequestError && error.code === "validation_failed";
-      const message = failureMessage(error, "Could not reach Dash. Check your connection.");
+      const message = failureMessage(error, t("resetPassword.unreachable"));
       if (isAboutPassword) setFieldError(message);
       else setLinkError(message);
     } finally {
@@ -65,31 +67,26 @@ export function ResetPasswordPage() {
           {isDone ? (
             <>
               <h1 ref={doneHeading} tabIndex={-1} className="text-2xl font-bold">
-                Your password is set
+                {t("resetPassword.doneHeading")}
               </h1>
-              <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">
-                Sign in with it now. Every device that was signed in to your account has been signed out.
-              </p>
+              <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{t("resetPassword.doneBody")}</p>
               <a
                 href="/login"
                 className={buttonClass("primary", "mt-6 block w-full py-2.5 text-center text-base")}
               >
-                Sign in
+                {t("resetPassword.signIn")}
               </a>
             </>
           ) : (
             <>
-              <h1 className="text-2xl font-bold">Choose a password</h1>
-              <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-                This link works once. After you choose a password here, sign in with it.
-              </p>
+              <h1 className="text-2xl font-bold">{t("resetPassword.heading")}</h1>
+              <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t("resetPassword.intro")}</p>
               {!token && (
                 <p
                   role="alert"
                   className="mt-4 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
                 >
-                  This page needs the whole link an administrator gave you. Open that link again, or ask for a
-                  new one.
+                  {t("resetPassword.noToken")}
                 </p>
               )}
               {linkError && (
@@ -122,7 +119,7 @@ export function ResetPasswordPage() {
                     disabled={isSaving}
                     className={buttonClass("primary", "w-full py-2.5 text-base")}
                   >
-                    {isSaving ? "Saving…" : "Set password"}
+                    {isSaving ? t("resetPassword.saving") : t("resetPassword.submit")}
                   </button>
                 </form>
               )}

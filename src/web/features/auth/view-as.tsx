@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useDeferredValue, useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { PersonSummary } from "../../../shared/contracts/rostering";
-import { ROLE_DISPLAY_NAMES } from "../../../shared/roles";
 import { Card } from "../../components/page-header";
 import { buttonClass, TextField } from "../../components/ui/form";
 import { ApiRequestError } from "../../lib/http";
@@ -18,6 +18,7 @@ const MAX_LISTED = 100;
  * their families for a Guide) and starts viewing as one of them, with a reason.
  */
 export function ViewAsPanel({ title, description }: { title: string; description: string }) {
+  const { t } = useTranslation("auth");
   const [search, setSearch] = useState("");
   const deferredSearch = useDeferredValue(search.trim());
   const [limit, setLimit] = useState(PAGE_SIZE);
@@ -32,14 +33,14 @@ export function ViewAsPanel({ title, description }: { title: string; description
       <h2 className="text-lg font-bold">{title}</h2>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description}</p>
       <TextField
-        label="Search people"
+        label={t("viewAs.search")}
         type="search"
         value={search}
         onChange={(event) => {
           setSearch(event.target.value);
           setLimit(PAGE_SIZE);
         }}
-        placeholder="Name or email"
+        placeholder={t("viewAs.searchPlaceholder")}
         className="mt-4 max-w-md"
       />
       {people.isError && (
@@ -51,8 +52,8 @@ export function ViewAsPanel({ title, description }: { title: string; description
         <>
           <p className="mt-3 text-xs text-slate-500 dark:text-slate-400" aria-live="polite">
             {people.data.total === 0
-              ? "Nobody matches."
-              : `Showing ${people.data.data.length} of ${people.data.total}`}
+              ? t("viewAs.nobody")
+              : t("viewAs.showing", { shown: people.data.data.length, total: people.data.total })}
           </p>
           <ul className="mt-2 divide-y divide-slate-100 dark:divide-slate-800">
             {people.data.data.map((person) => (
@@ -60,7 +61,7 @@ export function ViewAsPanel({ title, description }: { title: string; description
                 <div className="min-w-0 flex-1">
                   <p className="font-medium">{fullName(person)}</p>
                   <p className="truncate text-xs text-slate-600 dark:text-slate-400">
-                    {[person.roles.map((role) => ROLE_DISPLAY_NAMES[role]).join(", "), person.email]
+                    {[person.roles.map((role) => t(`common:roles.${role}`)).join(", "), person.email]
                       .filter(Boolean)
                       .join(" · ")}
                   </p>
@@ -68,10 +69,10 @@ export function ViewAsPanel({ title, description }: { title: string; description
                 <button
                   type="button"
                   onClick={() => setTarget(person)}
-                  aria-label={`View as ${fullName(person)}`}
+                  aria-label={t("viewAs.viewAsName", { name: fullName(person) })}
                   className="shrink-0 rounded-lg border border-brand-600 px-3 py-1 text-sm font-semibold text-brand-700 hover:bg-brand-50 dark:text-brand-100 dark:hover:bg-slate-800"
                 >
-                  View as
+                  {t("viewAs.viewAs")}
                 </button>
               </li>
             ))}
@@ -83,12 +84,10 @@ export function ViewAsPanel({ title, description }: { title: string; description
                 onClick={() => setLimit(limit + PAGE_SIZE)}
                 className={buttonClass("secondary", "mt-3")}
               >
-                Show more
+                {t("viewAs.showMore")}
               </button>
             ) : (
-              <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">
-                Search by name or email to find the others.
-              </p>
+              <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">{t("viewAs.searchForOthers")}</p>
             ))}
         </>
       )}
@@ -98,6 +97,7 @@ export function ViewAsPanel({ title, description }: { title: string; description
 }
 
 function ViewAsDialog({ person, onClose }: { person: PersonSummary; onClose: () => void }) {
+  const { t } = useTranslation("auth");
   const dialog = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
@@ -123,7 +123,7 @@ function ViewAsDialog({ person, onClose }: { person: PersonSummary; onClose: () 
       }
       window.location.assign("/app");
     } catch (error) {
-      setFailure(error instanceof ApiRequestError ? error.message : "Could not start viewing. Try again.");
+      setFailure(error instanceof ApiRequestError ? error.message : t("viewAs.failed"));
       setIsStarting(false);
     }
   }
@@ -137,13 +137,11 @@ function ViewAsDialog({ person, onClose }: { person: PersonSummary; onClose: () 
     >
       <form onSubmit={submit}>
         <h2 id={titleId} className="text-lg font-bold">
-          View as {fullName(person)}
+          {t("viewAs.viewAsName", { name: fullName(person) })}
         </h2>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-          You will see Dash as they do until you stop or for up to an hour. This is recorded with your reason.
-        </p>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t("viewAs.explanation")}</p>
         <label htmlFor={reasonId} className="mt-4 block text-sm font-medium">
-          Reason
+          {t("viewAs.reason")}
         </label>
         <textarea
           id={reasonId}
@@ -162,10 +160,10 @@ function ViewAsDialog({ person, onClose }: { person: PersonSummary; onClose: () 
         )}
         <div className="mt-5 flex justify-end gap-3">
           <button type="button" onClick={() => dialog.current?.close()} className={buttonClass("secondary")}>
-            Cancel
+            {t("common:dialog.cancel")}
           </button>
           <button type="submit" disabled={isStarting} className={buttonClass("primary")}>
-            {isStarting ? "Starting…" : "Start viewing"}
+            {isStarting ? t("viewAs.starting") : t("viewAs.start")}
           </button>
         </div>
       </form>

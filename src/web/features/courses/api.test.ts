@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { searchSchemas } from "../../../shared/routes";
 import { ApiRequestError } from "../../lib/http";
+import { startI18n } from "../../lib/i18n";
 import { enrollmentFilter, errorText, managedCoursesParams } from "./api";
 
 describe("the manage-courses query", () => {
@@ -41,6 +42,8 @@ describe("enrollmentFilter", () => {
 });
 
 describe("errorText", () => {
+  beforeAll(() => startI18n("en"));
+
   it("shows the error's own text, or Unknown error when it has none", () => {
     expect(
       errorText(new ApiRequestError("Your role does not allow you to list courses", 403, "forbidden")),

@@ -16,6 +16,7 @@ import {
 } from "../../../shared/contracts/courses";
 import type { searchSchemas } from "../../../shared/routes";
 import { apiFetch } from "../../lib/http";
+import { i18next } from "../../lib/i18n";
 
 /** Courses and enrollments: query keys, fetchers and changes. Courses are always re-checked; enrollments keep 5 minutes. */
 
@@ -34,9 +35,9 @@ export const courseKeys = {
   enrollmentList: (params: Record<string, string>) => ["enrollments", "list", params] as const,
 };
 
-/** A failed fetch in words: its own text, or `Unknown error` when it has none. */
+/** A failed fetch in words: its own text, or `Unknown error` (in the shown language) when it has none. */
 export function errorText(error: unknown): string {
-  return error instanceof Error && error.message.trim() ? error.message : "Unknown error";
+  return error instanceof Error && error.message.trim() ? error.message : i18next.t("courses:unknownError");
 }
 
 export const courseListQuery = (params: Record<string, string>) =>

@@ -1,18 +1,17 @@
+import { useTranslation } from "react-i18next";
 import type { CourseClass } from "../../../shared/contracts/courses";
 import { fullName } from "../auth/auth-state";
 import { StatusBadge } from "./list-controls";
 
 /** A course's classes with their Guides and how many students each has; a list, so it fits a narrow column. */
-export function ClassesList({
-  classes,
-  emptyText = "No class teaches this course yet.",
-}: {
-  classes: CourseClass[];
-  emptyText?: string;
-}) {
-  if (classes.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-300">{emptyText}</p>;
+export function ClassesList({ classes, emptyText }: { classes: CourseClass[]; emptyText?: string }) {
+  const { t } = useTranslation("courses");
+  if (classes.length === 0)
+    return (
+      <p className="text-sm text-slate-600 dark:text-slate-300">{emptyText ?? t("classesList.empty")}</p>
+    );
   return (
-    <ul aria-label="Classes" className="divide-y divide-slate-100 dark:divide-slate-800">
+    <ul aria-label={t("classesList.label")} className="divide-y divide-slate-100 dark:divide-slate-800">
       {classes.map((entry) => (
         <li
           key={entry.sourcedId}
@@ -23,7 +22,7 @@ export function ClassesList({
               {entry.title}
               {entry.status !== "active" && (
                 <span className="ml-2 align-middle">
-                  <StatusBadge status={entry.status} ended="To be deleted" />
+                  <StatusBadge status={entry.status} ended={t("status.tobedeleted")} />
                 </span>
               )}
             </p>
@@ -32,13 +31,13 @@ export function ClassesList({
             </p>
             <p className="mt-1 text-sm">
               <span className="text-slate-600 dark:text-slate-300">
-                {entry.teachers.length === 1 ? "Guide: " : "Guides: "}
+                {t("classesList.guides", { count: entry.teachers.length })}
               </span>
-              {entry.teachers.map(fullName).join(", ") || "none yet"}
+              {entry.teachers.map(fullName).join(", ") || t("classesList.noGuide")}
             </p>
           </div>
           <p className="text-sm whitespace-nowrap tabular-nums">
-            {entry.studentCount} {entry.studentCount === 1 ? "student" : "students"}
+            {t("studentCount", { count: entry.studentCount })}
           </p>
         </li>
       ))}

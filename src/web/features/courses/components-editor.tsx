@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { CourseComponent } from "../../../shared/contracts/courses";
 import { buttonClass, TextField } from "../../components/ui/form";
 import {
@@ -52,6 +53,7 @@ export function ComponentsOutline({
   components: CourseComponent[];
   canEdit: boolean;
 }) {
+  const { t } = useTranslation("courses");
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: courseKeys.detail(courseId) });
@@ -79,7 +81,7 @@ export function ComponentsOutline({
   return (
     <div>
       {components.length === 0 ? (
-        <p className="text-sm text-slate-600 dark:text-slate-300">This course has no units yet.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-300">{t("outline.empty")}</p>
       ) : (
         <UnitList parentId={null} context={context} />
       )}
@@ -104,11 +106,12 @@ interface OutlineContext {
 }
 
 function UnitList({ parentId, context }: { parentId: string | null; context: OutlineContext }) {
+  const { t } = useTranslation("courses");
   const siblings = childrenOf(context.components, parentId);
   if (siblings.length === 0) return null;
   return (
     <ol
-      aria-label={parentId ? undefined : "Units"}
+      aria-label={parentId ? undefined : t("units")}
       className={
         parentId ? "mt-2 space-y-2 border-l-2 border-slate-200 pl-4 dark:border-slate-700" : "space-y-2"
       }
@@ -137,6 +140,7 @@ function UnitItem({
   siblings: CourseComponent[];
   context: OutlineContext;
 }) {
+  const { t } = useTranslation("courses");
   const [mode, setMode] = useState<"view" | "edit" | "confirm-remove">("view");
   const remove = useMutation({
     mutationFn: () => removeComponent(context.courseId, component.sourcedId),
@@ -153,7 +157,7 @@ function UnitItem({
         <ComponentFields
           context={context}
           component={component}
-          submitLabel="Save unit"
+          submitLabel={t("outline.saveUnit")}
           onDone={() => setMode("view")}
         />
       ) : (
@@ -167,7 +171,7 @@ function UnitItem({
           <span className="min-w-40 flex-1 font-semibold">{component.title}</span>
           {component.sortOrder === null && (
             <span className="rounded-full bg-slate-200 px-2 py-0.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-200">
-              No set order
+              {t("outline.noSetOrder")}
             </span>
           )}
           {context.canEdit && mode === "view" && (
@@ -177,51 +181,51 @@ function UnitItem({
                 className={quietButton}
                 disabled={index === 0 || context.isMoving}
                 onClick={() => context.onMove(siblings, index, -1)}
-                aria-label={`Move ${component.title} up`}
+                aria-label={t("outline.moveUpLabel", { title: component.title })}
               >
-                ↑ Up
+                {t("outline.moveUp")}
               </button>
               <button
                 type="button"
                 className={quietButton}
                 disabled={index === siblings.length - 1 || context.isMoving}
                 onClick={() => context.onMove(siblings, index, 1)}
-                aria-label={`Move ${component.title} down`}
+                aria-label={t("outline.moveDownLabel", { title: component.title })}
               >
-                ↓ Down
+                {t("outline.moveDown")}
               </button>
               <button
                 type="button"
                 className={quietButton}
                 onClick={() => setMode("edit")}
-                aria-label={`Edit ${component.title}`}
+                aria-label={t("outline.editLabel", { title: component.title })}
               >
-                Edit
+                {t("outline.edit")}
               </button>
               <button
                 type="button"
                 className={dangerButton}
                 onClick={() => setMode("confirm-remove")}
-                aria-label={`Remove ${component.title}`}
+                aria-label={t("outline.removeLabel", { title: component.title })}
               >
-                Remove
+                {t("outline.remove")}
               </button>
             </span>
           )}
           {mode === "confirm-remove" && (
             <span className="flex flex-wrap items-center gap-1.5">
-              <span className="text-sm font-medium">Remove this unit?</span>
+              <span className="text-sm font-medium">{t("outline.removeQuestion")}</span>
               <button
                 type="button"
                 className={dangerButton}
                 disabled={remove.isPending}
                 onClick={() => remove.mutate()}
+                aria-label={t("outline.confirmRemoveLabel", { title: component.title })}
               >
-                {remove.isPending ? "Removing…" : "Yes, remove"}
-                <span className="sr-only"> {component.title}</span>
+                {remove.isPending ? t("outline.removing") : t("outline.confirmRemove")}
               </button>
               <button type="button" className={quietButton} onClick={() => setMode("view")}>
-                Keep
+                {t("outline.keep")}
               </button>
             </span>
           )}
@@ -233,10 +237,11 @@ function UnitItem({
 }
 
 function AddComponentForm({ context }: { context: OutlineContext }) {
+  const { t } = useTranslation("courses");
   return (
     <div className="mt-5 border-t border-slate-200 pt-4 dark:border-slate-800">
-      <h3 className="font-semibold">Add a unit</h3>
-      <ComponentFields context={context} submitLabel="Add unit" />
+      <h3 className="font-semibold">{t("outline.addTitle")}</h3>
+      <ComponentFields context={context} submitLabel={t("outline.addUnit")} />
     </div>
   );
 }
@@ -253,6 +258,7 @@ function ComponentFields({
   submitLabel: string;
   onDone?: () => void;
 }) {
+  const { t } = useTranslation("courses");
   const ids = { parent: useId(), order: useId(), orderHint: useId() };
   const [title, setTitle] = useState(component?.title ?? "");
   const [parentId, setParentId] = useState(component?.parentComponentSourcedId ?? "");
@@ -295,9 +301,8 @@ function ComponentFields({
     event.preventDefault();
     if (save.isPending) return;
     context.onProblem(null);
-    if (!title.trim()) return setProblem("Give the unit a title.");
-    if (order.trim() !== "" && !Number.isInteger(Number(order)))
-      return setProblem("The order is a whole number, or empty to place the unit last.");
+    if (!title.trim()) return setProblem(t("outline.giveTitle"));
+    if (order.trim() !== "" && !Number.isInteger(Number(order))) return setProblem(t("outline.orderInvalid"));
     setProblem(null);
     save.mutate();
   }
@@ -307,7 +312,7 @@ function ComponentFields({
       <div className="grid gap-3 sm:grid-cols-3">
         <TextField
           className="sm:col-span-3"
-          label={component ? "Unit title" : "New unit title"}
+          label={component ? t("outline.unitTitle") : t("outline.newUnitTitle")}
           required
           maxLength={200}
           value={title}
@@ -315,7 +320,7 @@ function ComponentFields({
         />
         <div className="sm:col-span-2">
           <label htmlFor={ids.parent} className="text-sm font-medium">
-            Part of
+            {t("outline.partOf")}
           </label>
           <select
             id={ids.parent}
@@ -323,7 +328,7 @@ function ComponentFields({
             onChange={(event) => setParentId(event.target.value)}
             className={SELECT_CLASS}
           >
-            <option value="">The course (top level)</option>
+            <option value="">{t("outline.topLevel")}</option>
             {outline(context.components)
               .filter((entry) => !excluded.has(entry.component.sourcedId))
               .map((entry) => (
@@ -336,7 +341,7 @@ function ComponentFields({
         </div>
         <div>
           <label htmlFor={ids.order} className="text-sm font-medium">
-            Order
+            {t("outline.order")}
           </label>
           <input
             id={ids.order}
@@ -349,18 +354,18 @@ function ComponentFields({
             className={SELECT_CLASS}
           />
           <p id={ids.orderHint} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-            Empty: after the ordered units.
+            {t("outline.orderHint")}
           </p>
         </div>
       </div>
       {problem && <Problem>{problem}</Problem>}
       <div className="flex flex-wrap gap-2">
         <button type="submit" disabled={save.isPending} className={buttonClass("primary")}>
-          {save.isPending ? "Saving…" : submitLabel}
+          {save.isPending ? t("courseForm.saving") : submitLabel}
         </button>
         {onDone && (
           <button type="button" className={buttonClass("secondary")} onClick={onDone}>
-            Cancel
+            {t("common:dialog.cancel")}
           </button>
         )}
       </div>

@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
+import { useTranslation } from "react-i18next";
 import { PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
 import { Loading, Section } from "../home/parts";
@@ -9,12 +10,8 @@ import { ComponentsOutline } from "./components-editor";
 import { CourseForm } from "./course-form";
 import { Problem } from "./list-controls";
 
-const ROLE_NAMES: Record<string, string> = {
-  student: "Students",
-  teacher: "Guides",
-  administrator: "Administrators",
-  proctor: "Proctors",
-};
+/** The roster roles whose people are counted under a name of their own. */
+const COUNTED_ROLES = new Set(["student", "teacher", "administrator", "proctor"]);
 
 /** /app/admin/manage-courses/$sourcedId: a course's details (editable), classes, units and enrollments. */
 export function CourseAdminPage() {
@@ -22,11 +19,12 @@ export function CourseAdminPage() {
   const queryClient = useQueryClient();
   const detail = useQuery(courseDetailQuery(sourcedId));
   const course = detail.data?.course;
+  const { t } = useTranslation("courses");
 
   return (
     <div>
       <PageHeader
-        title={course?.title ?? "Course"}
+        title={course?.title ?? t("course")}
         description={
           course
             ? [course.courseCode, course.orgName, course.schoolYearTitle].filter(Boolean).join(" · ")
@@ -34,48 +32,48 @@ export function CourseAdminPage() {
         }
         actions={
           <Link to="/app/admin/manage-courses" className={buttonClass("secondary")}>
-            All courses
+            {t("allCourses")}
           </Link>
         }
       />
       {detail.isError && (
         <Problem>
-          Could not load the course: {errorText(detail.error)}{" "}
+          {t("loadCourseFailed", { error: errorText(detail.error) })}{" "}
           <button type="button" className="font-semibold underline" onClick={() => detail.refetch()}>
-            Try again
+            {t("tryAgain")}
           </button>
         </Problem>
       )}
-      {detail.isPending && <Loading label="Loading the course" rows={6} />}
+      {detail.isPending && <Loading label={t("loadingCourse")} rows={6} />}
       {detail.data && course && (
         <div className="grid gap-6 xl:grid-cols-2">
-          <Section title="Details" className="xl:col-span-2">
+          <Section title={t("courseAdmin.details")} className="xl:col-span-2">
             <CourseForm
               course={course}
-              submitLabel="Save changes"
+              submitLabel={t("courseAdmin.saveChanges")}
               onSubmit={async (values) => {
                 await updateCourse(sourcedId, values);
                 await queryClient.invalidateQueries({ queryKey: courseKeys.all });
               }}
             />
           </Section>
-          <Section title="Units" description="In order; units without an order come last.">
+          <Section title={t("units")} description={t("courseAdmin.unitsDescription")}>
             <ComponentsOutline courseId={sourcedId} components={detail.data.components} canEdit />
           </Section>
           <div className="space-y-6">
-            <Section title="Classes" description="Where the course is taught.">
+            <Section title={t("classes")} description={t("courseAdmin.classesDescription")}>
               <ClassesList classes={detail.data.classes} />
             </Section>
             <Section
-              title="Enrollments"
-              description="People in the course's classes."
+              title={t("enrollments")}
+              description={t("courseAdmin.enrollmentsDescription")}
               actions={
                 <Link
                   to="/app/admin/admin-section/manage-enrollments"
                   search={{ courseId: sourcedId } as never}
                   className={buttonClass("secondary")}
                 >
-                  Manage enrollments
+                  {t("courseAdmin.manageEnrollments")}
                 </Link>
               }
             >
@@ -89,8 +87,9 @@ export function CourseAdminPage() {
 }
 
 function EnrollmentCounts({ counts }: { counts: { role: string; status: string; count: number }[] }) {
+  const { t } = useTranslation("courses");
   if (counts.length === 0)
-    return <p className="text-sm text-slate-600 dark:text-slate-300">Nobody is enrolled yet.</p>;
+    return <p className="text-sm text-slate-600 dark:text-slate-300">{t("courseAdmin.nobodyEnrolled")}</p>;
   const roles = [...new Set(counts.map((entry) => entry.role))];
   const countOf = (role: string, status: string) =>
     counts.find((entry) => entry.role === role && entry.status === status)?.count ?? 0;
@@ -98,11 +97,13 @@ function EnrollmentCounts({ counts }: { counts: { role: string; status: string; 
     <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
       {roles.map((role) => (
         <div key={role} className="rounded-xl border border-slate-200 p-3 dark:border-slate-800">
-          <dt className="text-sm text-slate-600 dark:text-slate-300">{ROLE_NAMES[role] ?? role}</dt>
+          <dt className="text-sm text-slate-600 dark:text-slate-300">
+            {COUNTED_ROLES.has(role) ? t(`courseAdmin.roles.${role}`) : role}
+          </dt>
           <dd className="text-2xl font-extrabold tabular-nums">{countOf(role, "active")}</dd>
           {countOf(role, "tobedeleted") > 0 && (
             <dd className="text-xs text-slate-600 dark:text-slate-400">
-              {countOf(role, "tobedeleted")} ended
+              {t("courseAdmin.ended", { count: countOf(role, "tobedeleted") })}
             </dd>
           )}
         </div>

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { DEFAULT_PAGE_SIZE, type EnrollmentSort } from "../../../shared/contracts/courses";
 import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
@@ -42,20 +43,21 @@ export function CourseEnrollmentsPage() {
     }),
   );
   const title = course.data?.course.title;
+  const { t } = useTranslation("courses");
 
   return (
     <div>
       <PageHeader
-        title={title ? `Enrollments: ${title}` : "Course enrollments"}
+        title={title ? t("courseEnrollments.titleOf", { title }) : t("courseEnrollments.title")}
         description={
           activeRole === "teacher"
-            ? "The people enrolled in the classes of this course that you teach."
-            : "The people enrolled in this course's classes."
+            ? t("courseEnrollments.descriptionTeacher")
+            : t("courseEnrollments.description")
         }
         actions={
           <div className="flex flex-wrap gap-2">
             <Link to="/app/course/$courseId" params={{ courseId }} className={buttonClass("secondary")}>
-              Course
+              {t("course")}
             </Link>
             {activeRole === "administrator" && (
               <Link
@@ -63,7 +65,7 @@ export function CourseEnrollmentsPage() {
                 search={{ courseId } as never}
                 className={buttonClass("primary")}
               >
-                Manage
+                {t("courseEnrollments.manage")}
               </Link>
             )}
           </div>
@@ -71,14 +73,14 @@ export function CourseEnrollmentsPage() {
       />
       {course.isError && (
         <div className="mb-4">
-          <Problem>Could not load the course: {errorText(course.error)}</Problem>
+          <Problem>{t("loadCourseFailed", { error: errorText(course.error) })}</Problem>
         </div>
       )}
       <Card>
         <div className="grid gap-4 sm:grid-cols-3">
           <SearchBox
-            label="Search"
-            placeholder="Name, email or class"
+            label={t("courseEnrollments.search")}
+            placeholder={t("searchEnrollmentsPlaceholder")}
             value={text}
             onSearch={(next) => {
               setText(next);
@@ -86,18 +88,20 @@ export function CourseEnrollmentsPage() {
             }}
           />
           <ChoiceSelect
-            label="Role"
+            label={t("enrollmentsTable.role")}
             value={role}
             choices={ROLE_CHOICES}
+            labelOf={(value) => t(`roleChoices.${value}`)}
             onChange={(next) => {
               setRole(next);
               setPage(0);
             }}
           />
           <ChoiceSelect
-            label="Status"
+            label={t("enrollmentsTable.status")}
             value={status}
             choices={STATUS_CHOICES}
+            labelOf={(value) => t(`statusChoices.${value}`)}
             onChange={(next) => {
               setStatus(next);
               setPage(0);
@@ -106,11 +110,11 @@ export function CourseEnrollmentsPage() {
         </div>
         <div className="mt-5">
           {enrollments.isError && <Problem>{enrollments.error.message}</Problem>}
-          {enrollments.isPending && <Loading label="Loading enrollments" rows={6} />}
+          {enrollments.isPending && <Loading label={t("loadingEnrollments")} rows={6} />}
           {enrollments.data &&
             (enrollments.data.total === 0 ? (
-              <EmptyState icon="🗂️" title="No enrollment matches">
-                Try another role or status, or clear the search.
+              <EmptyState icon="🗂️" title={t("noEnrollmentMatches")}>
+                {t("courseEnrollments.tryAnother")}
               </EmptyState>
             ) : (
               <>
@@ -128,7 +132,7 @@ export function CourseEnrollmentsPage() {
                   page={page}
                   perPage={perPage}
                   total={enrollments.data.total}
-                  noun={["enrollment", "enrollments"]}
+                  what="enrollments"
                   onPage={setPage}
                   onPerPage={(next) => {
                     setPerPage(next);

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import {
   type CourseSummary,
   GRADES,
@@ -8,7 +9,7 @@ import {
   type RosterStatus,
 } from "../../../shared/contracts/courses";
 import { buttonClass, TextField } from "../../components/ui/form";
-import { gradeNames } from "../../lib/format";
+import { gradeLabel, gradeNames } from "../../lib/format";
 import { courseOptionsQuery, errorText } from "./api";
 import { Problem, SELECT_CLASS } from "./list-controls";
 
@@ -22,8 +23,6 @@ export interface CourseFormValues {
   schoolYearSourcedId: string | null;
   status: RosterStatus;
 }
-
-const STATUS_LABELS: Record<RosterStatus, string> = { active: "Active", tobedeleted: "To be deleted" };
 
 /** "Math, Science" → ["Math", "Science"], each once. */
 function subjectsOf(text: string): string[] {
@@ -50,6 +49,7 @@ export function CourseForm({
   submitLabel: string;
   onSubmit: (values: CourseFormValues) => Promise<unknown>;
 }) {
+  const { t } = useTranslation("courses");
   const options = useQuery(courseOptionsQuery);
   const ids = { org: useId(), year: useId(), status: useId(), subjectsHint: useId() };
   const [title, setTitle] = useState(course?.title ?? "");
@@ -69,8 +69,8 @@ export function CourseForm({
     event.preventDefault();
     if (isSaving) return;
     setSavedAt(null);
-    if (!title.trim()) return setProblem("Give the course a title.");
-    if (!orgSourcedId) return setProblem("Choose the organisation the course belongs to.");
+    if (!title.trim()) return setProblem(t("courseForm.giveTitle"));
+    if (!orgSourcedId) return setProblem(t("courseForm.chooseOrganisation"));
     setProblem(null);
     setIsSaving(true);
     try {
@@ -100,23 +100,23 @@ export function CourseForm({
     <form onSubmit={submit} noValidate className="space-y-5">
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
-          label="Title"
+          label={t("courseForm.title")}
           required
           maxLength={200}
           value={title}
           onChange={(event) => setTitle(event.target.value)}
-          placeholder="Math K–04"
+          placeholder={t("courseForm.titlePlaceholder")}
         />
         <TextField
-          label="Course code"
+          label={t("courseForm.courseCode")}
           maxLength={100}
           value={courseCode}
           onChange={(event) => setCourseCode(event.target.value)}
-          placeholder="MGS-MATH"
+          placeholder={t("courseForm.courseCodePlaceholder")}
         />
         <div>
           <label htmlFor={ids.org} className="text-sm font-medium">
-            Organisation
+            {t("courseForm.organisation")}
           </label>
           <select
             id={ids.org}
@@ -125,7 +125,9 @@ export function CourseForm({
             onChange={(event) => setOrgSourcedId(event.target.value)}
             className={SELECT_CLASS}
           >
-            <option value="">{options.isPending ? "Loading…" : "Choose a school or district…"}</option>
+            <option value="">
+              {options.isPending ? t("courseForm.loading") : t("courseForm.chooseOrganisationOption")}
+            </option>
             {options.data?.orgs.map((org) => (
               <option key={org.sourcedId} value={org.sourcedId}>
                 {org.name} ({org.type})
@@ -135,7 +137,7 @@ export function CourseForm({
         </div>
         <div>
           <label htmlFor={ids.year} className="text-sm font-medium">
-            School year
+            {t("courseForm.schoolYear")}
           </label>
           <select
             id={ids.year}
@@ -143,7 +145,7 @@ export function CourseForm({
             onChange={(event) => setSchoolYearSourcedId(event.target.value)}
             className={SELECT_CLASS}
           >
-            <option value="">No school year</option>
+            <option value="">{t("courseForm.noSchoolYear")}</option>
             {options.data?.schoolYears.map((year) => (
               <option key={year.sourcedId} value={year.sourcedId}>
                 {year.title}
@@ -153,20 +155,20 @@ export function CourseForm({
         </div>
         <div>
           <TextField
-            label="Subjects"
+            label={t("courseForm.subjects")}
             value={subjects}
             onChange={(event) => setSubjects(event.target.value)}
-            placeholder="Math, Science"
+            placeholder={t("courseForm.subjectsPlaceholder")}
             aria-describedby={ids.subjectsHint}
           />
           <p id={ids.subjectsHint} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-            Separate subjects with commas.
+            {t("courseForm.subjectsHint")}
           </p>
         </div>
         {course && (
           <div>
             <label htmlFor={ids.status} className="text-sm font-medium">
-              Status
+              {t("courseForm.status")}
             </label>
             <select
               id={ids.status}
@@ -176,7 +178,7 @@ export function CourseForm({
             >
               {ROSTER_STATUSES.map((value) => (
                 <option key={value} value={value}>
-                  {STATUS_LABELS[value]}
+                  {t(`status.${value}`)}
                 </option>
               ))}
             </select>
@@ -184,7 +186,7 @@ export function CourseForm({
         )}
       </div>
       <fieldset>
-        <legend className="text-sm font-medium">Grades</legend>
+        <legend className="text-sm font-medium">{t("courseForm.grades")}</legend>
         <div className="mt-2 flex flex-wrap gap-2">
           {GRADES.map((grade) => (
             <label
@@ -201,21 +203,25 @@ export function CourseForm({
                 checked={grades.includes(grade)}
                 onChange={() => toggleGrade(grade)}
               />
-              <span className="sr-only">Grade </span>
-              {gradeNames([grade])}
+              <span className="sr-only">{gradeLabel([grade])}</span>
+              <span aria-hidden="true">{gradeNames([grade])}</span>
             </label>
           ))}
         </div>
       </fieldset>
-      {options.isError && <Problem>Could not load the organisations: {errorText(options.error)}</Problem>}
+      {options.isError && (
+        <Problem>{t("courseForm.loadOrganisationsFailed", { error: errorText(options.error) })}</Problem>
+      )}
       {problem && <Problem>{problem}</Problem>}
       <div aria-live="polite">
         {savedAt && course && (
-          <p className="text-sm font-medium text-emerald-700 dark:text-emerald-300">Changes saved.</p>
+          <p className="text-sm font-medium text-emerald-700 dark:text-emerald-300">
+            {t("courseForm.saved")}
+          </p>
         )}
       </div>
       <button type="submit" disabled={isSaving} className={buttonClass("primary", "w-full sm:w-auto")}>
-        {isSaving ? "Saving…" : submitLabel}
+        {isSaving ? t("courseForm.saving") : submitLabel}
       </button>
     </form>
   );

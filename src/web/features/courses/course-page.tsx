@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
+import { useTranslation } from "react-i18next";
 import { PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
 import { gradeLabel } from "../../lib/format";
@@ -17,11 +18,12 @@ export function CoursePage() {
   const detail = useQuery(courseDetailQuery(courseId));
   const course = detail.data?.course;
   const isStudent = activeRole === "student";
+  const { t } = useTranslation("courses");
 
   return (
     <div>
       <PageHeader
-        title={course?.title ?? "Course"}
+        title={course?.title ?? t("course")}
         description={
           course
             ? [
@@ -40,24 +42,33 @@ export function CoursePage() {
               params={{ courseId }}
               className={buttonClass("secondary")}
             >
-              Enrollments
+              {t("enrollments")}
             </Link>
           )
         }
       />
       {detail.isError && <Problem>{errorText(detail.error)}</Problem>}
-      {detail.isPending && <Loading label="Loading the course" rows={5} />}
+      {detail.isPending && <Loading label={t("loadingCourse")} rows={5} />}
       {detail.data && (
         <div className="grid gap-6 lg:grid-cols-5">
-          <Section title="Units" description="What the course covers, in order." className="lg:col-span-3">
+          <Section
+            title={t("units")}
+            description={t("coursePage.unitsDescription")}
+            className="lg:col-span-3"
+          >
             <ComponentsOutline courseId={courseId} components={detail.data.components} canEdit={false} />
           </Section>
           <Section
-            title={isStudent ? (detail.data.classes.length > 1 ? "Your classes" : "Your class") : "Classes"}
-            description={activeRole === "teacher" ? "The classes of this course you teach." : undefined}
+            title={
+              isStudent ? t("coursePage.yourClasses", { count: detail.data.classes.length }) : t("classes")
+            }
+            description={activeRole === "teacher" ? t("coursePage.classesYouTeach") : undefined}
             className="lg:col-span-2"
           >
-            <ClassesList classes={detail.data.classes} emptyText="No class of this course is yours." />
+            <ClassesList
+              classes={detail.data.classes}
+              emptyText={isStudent ? t("coursePage.noClassStudent") : t("coursePage.noClass")}
+            />
           </Section>
         </div>
       )}

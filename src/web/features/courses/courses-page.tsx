@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { CourseSummary } from "../../../shared/contracts/courses";
 import type { DashRole } from "../../../shared/roles";
 import { PageHeader } from "../../components/page-header";
@@ -12,19 +13,10 @@ import { EmptyState, Loading } from "../home/parts";
 import { courseListQuery, errorText } from "./api";
 import { Pager, Problem, SearchBox } from "./list-controls";
 
-const DESCRIPTIONS: Partial<Record<DashRole, string>> = {
-  administrator: "Every course of the district, with its classes.",
-  teacher: "The courses of the classes you teach.",
-  parent: "The courses your children are enrolled in.",
-  guardian: "The courses your children are enrolled in.",
-  proctor: "The courses of your school.",
-};
-const EMPTY_TEXTS: Partial<Record<DashRole, string>> = {
-  teacher: "You teach no class yet.",
-  parent: "Your children are not enrolled in a class yet.",
-  guardian: "Your children are not enrolled in a class yet.",
-  proctor: "Your school has no course yet.",
-};
+/** The roles with a description of their own (`coursesPage.descriptions.<role>`). */
+const DESCRIBED_ROLES: readonly DashRole[] = ["administrator", "teacher", "parent", "guardian", "proctor"];
+/** The roles with an empty-list text of their own (`coursesPage.empty.<role>`). */
+const ROLES_WITH_EMPTY_TEXT: readonly DashRole[] = ["teacher", "parent", "guardian", "proctor"];
 
 /** /app/courses: the courses the caller's role relates them to (students are sent away by the route guard). */
 export function CoursesPage() {
@@ -36,13 +28,17 @@ export function CoursesPage() {
     courseListQuery({ search, offset: String(page * perPage), limit: String(perPage), sort: "title" }),
   );
   const role = activeRole ?? "administrator";
+  const { t } = useTranslation("courses");
 
   return (
     <div>
-      <PageHeader title="Courses" description={DESCRIPTIONS[role]} />
+      <PageHeader
+        title={t("courses")}
+        description={DESCRIBED_ROLES.includes(role) ? t(`coursesPage.descriptions.${role}`) : undefined}
+      />
       <SearchBox
-        label="Search courses"
-        placeholder="Title or course code"
+        label={t("searchCourses")}
+        placeholder={t("searchCoursesPlaceholder")}
         value={search}
         onSearch={(text) => {
           setSearch(text);
@@ -50,17 +46,21 @@ export function CoursesPage() {
         }}
         className="mb-6 sm:max-w-md"
       />
-      {courses.isError && <Problem>Could not load the courses: {errorText(courses.error)}</Problem>}
-      {courses.isPending && <Loading label="Loading courses" rows={4} />}
+      {courses.isError && <Problem>{t("loadCoursesFailed", { error: errorText(courses.error) })}</Problem>}
+      {courses.isPending && <Loading label={t("loadingCourses")} rows={4} />}
       {courses.data &&
         (courses.data.total === 0 ? (
-          <EmptyState icon="📚" title={search ? "No course matches" : "No courses"}>
-            {search ? `Nothing matches “${search}”.` : EMPTY_TEXTS[role]}
+          <EmptyState icon="📚" title={search ? t("noCourseMatches") : t("coursesPage.noCourses")}>
+            {search
+              ? t("nothingMatches", { search })
+              : ROLES_WITH_EMPTY_TEXT.includes(role)
+                ? t(`coursesPage.empty.${role}`)
+                : null}
           </EmptyState>
         ) : (
           <>
             <ul
-              aria-label="Courses"
+              aria-label={t("courses")}
               className={`grid gap-4 sm:grid-cols-2 xl:grid-cols-3 ${courses.isPlaceholderData ? "opacity-60" : ""}`}
             >
               {courses.data.data.map((course) => (
@@ -71,7 +71,7 @@ export function CoursesPage() {
               page={page}
               perPage={perPage}
               total={courses.data.total}
-              noun={["course", "courses"]}
+              what="courses"
               onPage={setPage}
               onPerPage={(next) => {
                 setPerPage(next);
@@ -85,12 +85,13 @@ export function CoursesPage() {
 }
 
 function CourseCard({ course, role }: { course: CourseSummary; role: DashRole }) {
+  const { t } = useTranslation("courses");
   const canOpen = role === "teacher" || role === "administrator";
   const facts = [
     course.grades.length ? gradeLabel(course.grades) : null,
     course.subjects.join(", ") || null,
-    `${course.classCount} ${course.classCount === 1 ? "class" : "classes"}`,
-    `${course.studentCount} ${course.studentCount === 1 ? "student" : "students"}`,
+    t("classCount", { count: course.classCount }),
+    t("studentCount", { count: course.studentCount }),
   ].filter(Boolean);
   return (
     <li className="flex flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900">
@@ -101,8 +102,7 @@ function CourseCard({ course, role }: { course: CourseSummary; role: DashRole })
       <p className="mt-2 text-sm">{facts.join(" · ")}</p>
       {course.learners.length > 0 && (
         <p className="mt-2 text-sm">
-          <span className="text-slate-600 dark:text-slate-300">Taken by </span>
-          <span className="font-semibold">{course.learners.map(fullName).join(", ")}</span>
+          {t("coursesPage.takenBy", { names: course.learners.map(fullName).join(", ") })}
         </p>
       )}
       {canOpen && (
@@ -111,23 +111,26 @@ function CourseCard({ course, role }: { course: CourseSummary; role: DashRole })
             to="/app/course/$courseId"
             params={{ courseId: course.sourcedId }}
             className={buttonClass("secondary")}
+            aria-label={t("coursesPage.openCourse", { title: course.title })}
           >
-            Open<span className="sr-only"> {course.title}</span>
+            {t("coursesPage.open")}
           </Link>
           <Link
             to="/app/courses/$courseId/enrollments"
             params={{ courseId: course.sourcedId }}
             className={buttonClass("secondary")}
+            aria-label={t("coursesPage.enrollmentsOf", { title: course.title })}
           >
-            Enrollments<span className="sr-only"> of {course.title}</span>
+            {t("enrollments")}
           </Link>
           {role === "administrator" && (
             <Link
               to="/app/admin/manage-courses/$sourcedId"
               params={{ sourcedId: course.sourcedId }}
               className={buttonClass("secondary")}
+              aria-label={t("coursesPage.editCourse", { title: course.title })}
             >
-              Edit<span className="sr-only"> {course.title}</span>
+              {t("coursesPage.edit")}
             </Link>
           )}
         </div>

@@ -1,5 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
+import { useTranslation } from "react-i18next";
 import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
 import { courseKeys, createCourse } from "./api";
@@ -9,20 +10,21 @@ import { CourseForm } from "./course-form";
 export function CreateCoursePage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const { t } = useTranslation("courses");
   return (
     <div>
       <PageHeader
-        title="New course"
-        description="A course is a programme of study; its classes are where students learn it."
+        title={t("createCourse.title")}
+        description={t("createCourse.description")}
         actions={
           <Link to="/app/admin/manage-courses" className={buttonClass("secondary")}>
-            All courses
+            {t("allCourses")}
           </Link>
         }
       />
       <Card className="max-w-3xl">
         <CourseForm
-          submitLabel="Create course"
+          submitLabel={t("createCourse.submit")}
           onSubmit={async ({ status: _status, ...values }) => {
             const created = await createCourse(values);
             await queryClient.invalidateQueries({ queryKey: courseKeys.all });

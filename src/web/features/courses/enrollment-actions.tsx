@@ -1,8 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useDeferredValue, useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { ENROLLMENT_ROLES, type Enrollment, type EnrollmentRole } from "../../../shared/contracts/courses";
 import { type PersonSummary, viewableUsersResponseSchema } from "../../../shared/contracts/rostering";
-import { ROLE_DISPLAY_NAMES } from "../../../shared/roles";
 import { localDateOf } from "../../../shared/time-zone";
 import { buttonClass, TextField } from "../../components/ui/form";
 import { apiFetch } from "../../lib/http";
@@ -37,6 +37,7 @@ function enrollableRoles(person: PersonSummary): EnrollmentRole[] {
 }
 
 export function AddEnrollmentPanel({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation("courses");
   const queryClient = useQueryClient();
   const ids = { klass: useId(), role: useId(), begin: useId(), primary: useId() };
   const [person, setPerson] = useState<PersonSummary | null>(null);
@@ -60,8 +61,14 @@ export function AddEnrollmentPanel({ onClose }: { onClose: () => void }) {
     mutationFn: addEnrollment,
     onSuccess: async (result) => {
       const enrollment = result.data;
+      const values = {
+        name: fullName(enrollment.user),
+        role: role ? t(`common:roles.${role}`) : enrollment.role,
+      };
       setDone(
-        `${fullName(enrollment.user)} is now enrolled in ${enrollment.class.title ?? "the class"} as ${ROLE_DISPLAY_NAMES[role as EnrollmentRole] ?? role}.`,
+        enrollment.class.title
+          ? t("addEnrollment.done", { ...values, className: enrollment.class.title })
+          : t("addEnrollment.doneTheClass", values),
       );
       choosePerson(null);
       await Promise.all([
@@ -76,10 +83,10 @@ export function AddEnrollmentPanel({ onClose }: { onClose: () => void }) {
     event.preventDefault();
     if (enroll.isPending) return;
     setDone(null);
-    if (!person) return setProblem("Choose a person.");
-    if (!classId) return setProblem("Choose a class.");
-    if (!role) return setProblem(`${fullName(person)} holds no role that can be enrolled in a class.`);
-    if (!beginDate) return setProblem("Give the begin date.");
+    if (!person) return setProblem(t("addEnrollment.choosePerson"));
+    if (!classId) return setProblem(t("addEnrollment.chooseClass"));
+    if (!role) return setProblem(t("addEnrollment.noEnrollableRole", { name: fullName(person) }));
+    if (!beginDate) return setProblem(t("addEnrollment.giveBeginDate"));
     setProblem(null);
     enroll.mutate({
       userSourcedId: person.sourcedId,
@@ -97,10 +104,10 @@ export function AddEnrollmentPanel({ onClose }: { onClose: () => void }) {
     >
       <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
         <h2 id={`${ids.klass}-title`} className="text-lg font-bold">
-          Add an enrollment
+          {t("addEnrollment.title")}
         </h2>
         <button type="button" className={buttonClass("secondary")} onClick={onClose}>
-          Close
+          {t("addEnrollment.close")}
         </button>
       </div>
       <form onSubmit={submit} noValidate className="space-y-4">
@@ -108,7 +115,7 @@ export function AddEnrollmentPanel({ onClose }: { onClose: () => void }) {
         <div className="grid gap-4 sm:grid-cols-3">
           <div className="sm:col-span-2">
             <label htmlFor={ids.klass} className="text-sm font-medium">
-              Class
+              {t("enrollmentsTable.class")}
             </label>
             <select
               id={ids.klass}
@@ -116,7 +123,9 @@ export function AddEnrollmentPanel({ onClose }: { onClose: () => void }) {
               onChange={(event) => setClassId(event.target.value)}
               className={SELECT_CLASS}
             >
-              <option value="">{classes.isPending ? "Loading…" : "Choose a class…"}</option>
+              <option value="">
+                {classes.isPending ? t("addEnrollment.loading") : t("addEnrollment.chooseClassOption")}
+              </option>
               {classes.data?.data.map((entry) => (
                 <option key={entry.sourcedId} value={entry.sourcedId}>
                   {entry.title}
@@ -130,7 +139,7 @@ export function AddEnrollmentPanel({ onClose }: { onClose: () => void }) {
           </div>
           <div>
             <label htmlFor={ids.begin} className="text-sm font-medium">
-              Begins
+              {t("enrollmentsTable.begins")}
             </label>
             <input
               id={ids.begin}
@@ -143,7 +152,7 @@ export function AddEnrollmentPanel({ onClose }: { onClose: () => void }) {
           </div>
           <div>
             <label htmlFor={ids.role} className="text-sm font-medium">
-              Role
+              {t("enrollmentsTable.role")}
             </label>
             <select
               id={ids.role}
@@ -153,11 +162,13 @@ export function AddEnrollmentPanel({ onClose }: { onClose: () => void }) {
               className={SELECT_CLASS}
             >
               {roles.length === 0 && (
-                <option value="">{person ? "No role to enroll" : "Choose a person first"}</option>
+                <option value="">
+                  {person ? t("addEnrollment.noRoleToEnroll") : t("addEnrollment.choosePersonFirst")}
+                </option>
               )}
               {roles.map((entry) => (
                 <option key={entry} value={entry}>
-                  {ROLE_DISPLAY_NAMES[entry]}
+                  {t(`common:roles.${entry}`)}
                 </option>
               ))}
             </select>
@@ -174,7 +185,7 @@ export function AddEnrollmentPanel({ onClose }: { onClose: () => void }) {
                 onChange={(event) => setIsPrimary(event.target.checked)}
                 className="size-4 accent-brand-600"
               />
-              Primary Guide of the class
+              {t("addEnrollment.primaryGuide")}
             </label>
           )}
         </div>
@@ -191,7 +202,7 @@ export function AddEnrollmentPanel({ onClose }: { onClose: () => void }) {
           disabled={enroll.isPending}
           className={buttonClass("primary", "w-full sm:w-auto")}
         >
-          {enroll.isPending ? "Enrolling…" : "Enroll"}
+          {enroll.isPending ? t("addEnrollment.enrolling") : t("addEnrollment.enroll")}
         </button>
       </form>
     </section>
@@ -206,6 +217,7 @@ function PersonPicker({
   person: PersonSummary | null;
   onChoose: (person: PersonSummary | null) => void;
 }) {
+  const { t } = useTranslation("courses");
   const [search, setSearch] = useState("");
   const deferred = useDeferredValue(search.trim());
   const people = useQuery({
@@ -218,15 +230,16 @@ function PersonPicker({
     return (
       <div className="flex flex-wrap items-center gap-3">
         <p>
-          <span className="text-sm text-slate-600 dark:text-slate-300">Person: </span>
-          <span className="font-semibold">{fullName(person)}</span>
+          <span className="font-semibold">{t("personPicker.person", { name: fullName(person) })}</span>{" "}
           <span className="text-sm text-slate-600 dark:text-slate-300">
-            {" "}
-            ({person.roles.map((role) => ROLE_DISPLAY_NAMES[role]).join(", ") || "no role"})
+            {t("personPicker.roles", {
+              roles:
+                person.roles.map((role) => t(`common:roles.${role}`)).join(", ") || t("personPicker.noRole"),
+            })}
           </span>
         </p>
         <button type="button" className={buttonClass("secondary")} onClick={() => onChoose(null)}>
-          Change person
+          {t("personPicker.change")}
         </button>
       </div>
     );
@@ -234,12 +247,12 @@ function PersonPicker({
   return (
     <div className="sm:max-w-lg">
       <TextField
-        label="Find a person"
+        label={t("personPicker.find")}
         type="search"
         value={search}
         maxLength={200}
         onChange={(event) => setSearch(event.target.value)}
-        placeholder="Name or email"
+        placeholder={t("personPicker.placeholder")}
       />
       {people.isError && (
         <p className="mt-2 text-sm text-red-700 dark:text-red-300">{people.error.message}</p>
@@ -248,11 +261,13 @@ function PersonPicker({
         <>
           <p className="mt-2 text-xs text-slate-600 dark:text-slate-400" aria-live="polite">
             {people.data.total === 0
-              ? "Nobody matches."
-              : `${people.data.total} ${people.data.total === 1 ? "person" : "people"}${people.data.total > people.data.data.length ? " — type more to narrow" : ""}`}
+              ? t("personPicker.nobody")
+              : people.data.total > people.data.data.length
+                ? t("personPicker.foundMore", { count: people.data.total })
+                : t("personPicker.found", { count: people.data.total })}
           </p>
           <ul
-            aria-label="People found"
+            aria-label={t("personPicker.peopleFound")}
             className="mt-1 max-h-64 divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800"
           >
             {people.data.data.map((entry) => (
@@ -264,7 +279,7 @@ function PersonPicker({
                 >
                   <span className="font-medium">{fullName(entry)}</span>
                   <span className="text-xs text-slate-600 dark:text-slate-400">
-                    {[entry.roles.map((role) => ROLE_DISPLAY_NAMES[role]).join(", "), entry.email]
+                    {[entry.roles.map((role) => t(`common:roles.${role}`)).join(", "), entry.email]
                       .filter(Boolean)
                       .join(" · ")}
                   </span>
@@ -288,6 +303,7 @@ export function EndEnrollmentDialog({
   onClose: () => void;
   onEnded: (enrollment: Enrollment) => void;
 }) {
+  const { t } = useTranslation("courses");
   const dialog = useRef<HTMLDialogElement>(null);
   const queryClient = useQueryClient();
   const ids = { title: useId(), date: useId() };
@@ -324,15 +340,16 @@ export function EndEnrollmentDialog({
         className="space-y-4"
       >
         <h2 id={ids.title} className="text-lg font-bold">
-          End this enrollment?
+          {t("endEnrollment.title")}
         </h2>
         <p className="text-sm text-slate-700 dark:text-slate-200">
-          {fullName(enrollment.user)} will leave {enrollment.class.title ?? "the class"}. The enrollment is
-          kept, with its end date, for the record.
+          {enrollment.class.title
+            ? t("endEnrollment.body", { name: fullName(enrollment.user), className: enrollment.class.title })
+            : t("endEnrollment.bodyTheClass", { name: fullName(enrollment.user) })}
         </p>
         <div>
           <label htmlFor={ids.date} className="text-sm font-medium">
-            End date
+            {t("endEnrollment.endDate")}
           </label>
           <input
             id={ids.date}
@@ -348,14 +365,14 @@ export function EndEnrollmentDialog({
         {end.isError && <Problem>{end.error.message}</Problem>}
         <div className="flex flex-wrap justify-end gap-2">
           <button type="button" className={buttonClass("secondary")} onClick={onClose}>
-            Cancel
+            {t("common:dialog.cancel")}
           </button>
           <button
             type="submit"
             disabled={end.isPending || !endDate}
             className="rounded-lg border border-red-700 bg-red-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-red-800 disabled:opacity-60"
           >
-            {end.isPending ? "Ending…" : "End enrollment"}
+            {end.isPending ? t("endEnrollment.ending") : t("endEnrollment.submit")}
           </button>
         </div>
       </form>

@@ -1,42 +1,44 @@
 import { useId } from "react";
+import { useTranslation } from "react-i18next";
 import type { Enrollment, EnrollmentSort } from "../../../shared/contracts/courses";
-import { dashRoleOf, ROLE_DISPLAY_NAMES } from "../../../shared/roles";
+import { dashRoleOf } from "../../../shared/roles";
 import { dateLabel } from "../../lib/format";
+import { i18next } from "../../lib/i18n";
 import { fullName } from "../auth/auth-state";
 import { HEAD_CLASS, SELECT_CLASS, SortableHeader, StatusBadge, TableRegion } from "./list-controls";
 
 /** Enrollments in a sortable table, with an End button per active row when the caller may end them. */
 
+/** The role filter's choices, named by `roleChoices.<value>`. */
 export const ROLE_CHOICES = [
-  { value: "student", label: "Students" },
-  { value: "teacher", label: "Guides" },
-  { value: "administrator", label: "Administrators" },
-  { value: "proctor", label: "Proctors" },
-  { value: "all", label: "All roles" },
+  { value: "student" },
+  { value: "teacher" },
+  { value: "administrator" },
+  { value: "proctor" },
+  { value: "all" },
 ] as const;
 
-export const STATUS_CHOICES = [
-  { value: "active", label: "Active" },
-  { value: "tobedeleted", label: "Ended" },
-  { value: "all", label: "All" },
-] as const;
+/** The status filter's choices, named by `statusChoices.<value>`. */
+export const STATUS_CHOICES = [{ value: "active" }, { value: "tobedeleted" }, { value: "all" }] as const;
 
 /** "Guide", "Student"… for an enrollment's roster role. */
 export function enrollmentRoleName(role: string): string {
   const dashRole = dashRoleOf(role);
-  return dashRole ? ROLE_DISPLAY_NAMES[dashRole] : role;
+  return dashRole ? i18next.t(`common:roles.${dashRole}`) : role;
 }
 
-/** A labelled select of fixed choices. */
+/** A labelled select of fixed choices, each named by `labelOf`. */
 export function ChoiceSelect<Value extends string>({
   label,
   value,
   choices,
+  labelOf,
   onChange,
 }: {
   label: string;
   value: Value;
-  choices: readonly { value: Value; label: string }[];
+  choices: readonly { value: Value }[];
+  labelOf: (value: Value) => string;
   onChange: (value: Value) => void;
 }) {
   const id = useId();
@@ -53,7 +55,7 @@ export function ChoiceSelect<Value extends string>({
       >
         {choices.map((choice) => (
           <option key={choice.value} value={choice.value}>
-            {choice.label}
+            {labelOf(choice.value)}
           </option>
         ))}
       </select>
@@ -76,27 +78,33 @@ export function EnrollmentsTable({
   onEnd?: (enrollment: Enrollment) => void;
   isStale?: boolean;
 }) {
+  const { t } = useTranslation("courses");
   const header = { sort, orderBy, onSort };
   return (
-    <TableRegion label="Enrollments">
+    <TableRegion label={t("enrollments")}>
       <table className={`w-full min-w-[46rem] text-sm ${isStale ? "opacity-60" : ""}`}>
-        <caption className="sr-only">Enrollments</caption>
+        <caption className="sr-only">{t("enrollments")}</caption>
         <thead className={HEAD_CLASS}>
           <tr>
-            <SortableHeader label="Person" field="userName" {...header} className="pl-5 sm:pl-3" />
-            <SortableHeader label="Class" field="classTitle" {...header} />
-            <SortableHeader label="Role" field="role" {...header} />
-            <SortableHeader label="Begins" field="beginDate" {...header} />
-            <SortableHeader label="Ends" field="endDate" {...header} />
             <SortableHeader
-              label="Status"
+              label={t("enrollmentsTable.person")}
+              field="userName"
+              {...header}
+              className="pl-5 sm:pl-3"
+            />
+            <SortableHeader label={t("enrollmentsTable.class")} field="classTitle" {...header} />
+            <SortableHeader label={t("enrollmentsTable.role")} field="role" {...header} />
+            <SortableHeader label={t("enrollmentsTable.begins")} field="beginDate" {...header} />
+            <SortableHeader label={t("enrollmentsTable.ends")} field="endDate" {...header} />
+            <SortableHeader
+              label={t("enrollmentsTable.status")}
               field="status"
               {...header}
               className={onEnd ? "" : "pr-5 sm:pr-3"}
             />
             {onEnd && (
               <th scope="col" className="py-2 pr-5 pl-3 sm:pr-3">
-                <span className="sr-only">Actions</span>
+                <span className="sr-only">{t("enrollmentsTable.actions")}</span>
               </th>
             )}
           </tr>
@@ -121,7 +129,9 @@ export function EnrollmentsTable({
               <td className="px-3 py-2.5">
                 {enrollmentRoleName(enrollment.role)}
                 {enrollment.primary && (
-                  <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(primary)</span>
+                  <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">
+                    {t("enrollmentsTable.primary")}
+                  </span>
                 )}
               </td>
               <td className="px-3 py-2.5 whitespace-nowrap">
@@ -139,10 +149,17 @@ export function EnrollmentsTable({
                     <button
                       type="button"
                       onClick={() => onEnd(enrollment)}
-                      aria-label={`End the enrollment of ${fullName(enrollment.user)} in ${enrollment.class.title ?? "this class"}`}
+                      aria-label={
+                        enrollment.class.title
+                          ? t("enrollmentsTable.endLabel", {
+                              name: fullName(enrollment.user),
+                              className: enrollment.class.title,
+                            })
+                          : t("enrollmentsTable.endLabelThisClass", { name: fullName(enrollment.user) })
+                      }
                       className="rounded-md border border-red-300 bg-white px-2.5 py-1 text-xs font-semibold text-red-700 hover:bg-red-50 dark:border-red-800 dark:bg-slate-900 dark:text-red-300 dark:hover:bg-red-950"
                     >
-                      End
+                      {t("enrollmentsTable.end")}
                     </button>
                   )}
                 </td>

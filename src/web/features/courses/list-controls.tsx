@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { buttonClass, TextField } from "../../components/ui/form";
 
 /** The parts of the course and enrollment lists: a search box, sortable headers, paging, badges. */
@@ -72,6 +73,7 @@ export function SortableHeader<Field extends string>({
   onSort: (sort: Field, orderBy: "asc" | "desc") => void;
   className?: string;
 }) {
+  const { t } = useTranslation("courses");
   const isActive = sort === field;
   const next = isActive && orderBy === "asc" ? "desc" : "asc";
   return (
@@ -90,7 +92,9 @@ export function SortableHeader<Field extends string>({
           {isActive ? (orderBy === "asc" ? "▲" : "▼") : "↕"}
         </span>
         <span className="sr-only">
-          {isActive ? `, sorted ${orderBy === "asc" ? "ascending" : "descending"}` : ", sort"}
+          {isActive
+            ? t(orderBy === "asc" ? "sortable.ascending" : "sortable.descending")
+            : t("sortable.sort")}
         </span>
       </button>
     </th>
@@ -102,9 +106,10 @@ export const HEAD_CLASS =
 
 /** A table that scrolls sideways on a phone, reachable by keyboard. */
 export function TableRegion({ label, children }: { label: string; children: ReactNode }) {
+  const { t } = useTranslation("courses");
   return (
     <section
-      aria-label={`${label}, scrollable`}
+      aria-label={t("tableRegion", { label })}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable by keyboard
       tabIndex={0}
       className="relative -mx-5 overflow-x-auto sm:mx-0"
@@ -116,22 +121,23 @@ export function TableRegion({ label, children }: { label: string; children: Reac
 
 const PAGE_SIZES = [25, 50, 100, 200, 500];
 
-/** "1–100 of 240 courses", a page size choice and Previous / Next. */
+/** "1–100 of 240 courses", a page size choice and Previous / Next; `what` names what is counted. */
 export function Pager({
   page,
   perPage,
   total,
-  noun,
+  what,
   onPage,
   onPerPage,
 }: {
   page: number;
   perPage: number;
   total: number;
-  noun: [singular: string, plural: string];
+  what: "courses" | "enrollments";
   onPage: (page: number) => void;
   onPerPage: (perPage: number) => void;
 }) {
+  const { t } = useTranslation("courses");
   const id = useId();
   const first = page * perPage + 1;
   const last = Math.min(total, (page + 1) * perPage);
@@ -141,14 +147,14 @@ export function Pager({
     <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
       <p className="text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
         {total === 0
-          ? `No ${noun[1]}`
+          ? t("pager.none", { what })
           : first > total
-            ? `Page ${page + 1} is past the last page (${pages})`
-            : `${first}–${last} of ${total} ${total === 1 ? noun[0] : noun[1]}`}
+            ? t("pager.pastLast", { page: page + 1, pages })
+            : t("pager.range", { what, first, last, total })}
       </p>
       <div className="flex flex-wrap items-center gap-2">
         <label htmlFor={id} className="text-sm font-medium">
-          Per page
+          {t("pager.perPage")}
         </label>
         <select
           id={id}
@@ -168,18 +174,16 @@ export function Pager({
           disabled={page === 0}
           onClick={() => onPage(Math.min(page - 1, pages - 1))}
         >
-          Previous
+          {t("common:pager.previous")}
         </button>
-        <span className="text-sm tabular-nums">
-          Page {page + 1} of {pages}
-        </span>
+        <span className="text-sm tabular-nums">{t("pager.pageOf", { page: page + 1, pages })}</span>
         <button
           type="button"
           className={buttonClass("secondary")}
           disabled={page + 1 >= pages}
           onClick={() => onPage(page + 1)}
         >
-          Next
+          {t("common:pager.next")}
         </button>
       </div>
     </div>
@@ -187,7 +191,8 @@ export function Pager({
 }
 
 /** A roster record's status: active, or ended / to be deleted. */
-export function StatusBadge({ status, ended = "Ended" }: { status: string; ended?: string }) {
+export function StatusBadge({ status, ended }: { status: string; ended?: string }) {
+  const { t } = useTranslation("courses");
   const isActive = status === "active";
   return (
     <span
@@ -197,7 +202,7 @@ export function StatusBadge({ status, ended = "Ended" }: { status: string; ended
           : "bg-slate-200 text-slate-700 dark:bg-slate-800 dark:text-slate-200"
       }`}
     >
-      {isActive ? "Active" : ended}
+      {isActive ? t("status.active") : (ended ?? t("status.ended"))}
     </span>
   );
 }

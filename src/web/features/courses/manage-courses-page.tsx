@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
+import { useTranslation } from "react-i18next";
 import type { CourseSort } from "../../../shared/contracts/courses";
 import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
@@ -28,22 +29,23 @@ export function ManageCoursesPage() {
     void navigate({ to: PATH, search: { ...search, ...next } as never, replace });
   const sortBy = (sort: CourseSort, orderBy: "asc" | "desc") => setSearch({ sort, orderBy, page: 0 });
   const header = { sort: search.sort, orderBy: search.orderBy, onSort: sortBy };
+  const { t } = useTranslation("courses");
 
   return (
     <div>
       <PageHeader
-        title="Manage courses"
-        description="Every course of the district: search, sort, and open one to edit it, its units and its classes."
+        title={t("manageCourses.title")}
+        description={t("manageCourses.description")}
         actions={
           <Link to="/app/admin/admin-section/manage-courses/create" className={buttonClass("primary")}>
-            New course
+            {t("manageCourses.newCourse")}
           </Link>
         }
       />
       <Card>
         <SearchBox
-          label="Search courses"
-          placeholder="Title or course code"
+          label={t("searchCourses")}
+          placeholder={t("searchCoursesPlaceholder")}
           value={search.search}
           onSearch={(text) => setSearch({ search: text, page: 0 }, true)}
           className="sm:max-w-md"
@@ -51,45 +53,66 @@ export function ManageCoursesPage() {
         <div className="mt-5">
           {courses.isError && (
             <Problem>
-              Could not load the courses: {errorText(courses.error)}{" "}
+              {t("loadCoursesFailed", { error: errorText(courses.error) })}{" "}
               <button type="button" className="font-semibold underline" onClick={() => courses.refetch()}>
-                Try again
+                {t("tryAgain")}
               </button>
             </Problem>
           )}
-          {courses.isPending && <Loading label="Loading courses" rows={6} />}
+          {courses.isPending && <Loading label={t("loadingCourses")} rows={6} />}
           {courses.data &&
             (courses.data.total === 0 && search.page === 0 ? (
-              <EmptyState icon="📚" title={search.search ? "No course matches" : "No courses yet"}>
+              <EmptyState
+                icon="📚"
+                title={search.search ? t("noCourseMatches") : t("manageCourses.noCourses")}
+              >
                 {search.search
-                  ? `Nothing matches “${search.search}”.`
-                  : "Create the first one with New course."}
+                  ? t("nothingMatches", { search: search.search })
+                  : t("manageCourses.createFirst")}
               </EmptyState>
             ) : (
               <>
-                <TableRegion label="Courses">
+                <TableRegion label={t("courses")}>
                   <table
                     className={`w-full min-w-[44rem] text-sm ${courses.isPlaceholderData ? "opacity-60" : ""}`}
                   >
-                    <caption className="sr-only">Courses</caption>
+                    <caption className="sr-only">{t("courses")}</caption>
                     <thead className={HEAD_CLASS}>
                       <tr>
-                        <SortableHeader label="Title" field="title" {...header} className="pl-5 sm:pl-3" />
-                        <SortableHeader label="Code" field="courseCode" {...header} />
-                        <SortableHeader label="Organisation" field="orgName" {...header} />
+                        <SortableHeader
+                          label={t("manageCourses.columns.title")}
+                          field="title"
+                          {...header}
+                          className="pl-5 sm:pl-3"
+                        />
+                        <SortableHeader
+                          label={t("manageCourses.columns.code")}
+                          field="courseCode"
+                          {...header}
+                        />
+                        <SortableHeader
+                          label={t("manageCourses.columns.organisation")}
+                          field="orgName"
+                          {...header}
+                        />
                         <th scope="col" className="px-3 py-2 font-semibold">
-                          Grades
+                          {t("manageCourses.columns.grades")}
                         </th>
                         <th scope="col" className="px-3 py-2 font-semibold">
-                          Subjects
+                          {t("manageCourses.columns.subjects")}
                         </th>
                         <th scope="col" className="px-3 py-2 text-right font-semibold">
-                          Classes
+                          {t("classes")}
                         </th>
                         <th scope="col" className="px-3 py-2 text-right font-semibold">
-                          Students
+                          {t("manageCourses.columns.students")}
                         </th>
-                        <SortableHeader label="Status" field="status" {...header} className="pr-5 sm:pr-3" />
+                        <SortableHeader
+                          label={t("manageCourses.columns.status")}
+                          field="status"
+                          {...header}
+                          className="pr-5 sm:pr-3"
+                        />
                       </tr>
                     </thead>
                     <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
@@ -111,7 +134,7 @@ export function ManageCoursesPage() {
                           <td className="px-3 py-2.5 text-right tabular-nums">{course.classCount}</td>
                           <td className="px-3 py-2.5 text-right tabular-nums">{course.studentCount}</td>
                           <td className="py-2.5 pr-5 pl-3 sm:pr-3">
-                            <StatusBadge status={course.status} ended="To be deleted" />
+                            <StatusBadge status={course.status} ended={t("status.tobedeleted")} />
                           </td>
                         </tr>
                       ))}
@@ -122,7 +145,7 @@ export function ManageCoursesPage() {
                   page={search.page}
                   perPage={search.perPage}
                   total={courses.data.total}
-                  noun={["course", "courses"]}
+                  what="courses"
                   onPage={(page) => setSearch({ page })}
                   onPerPage={(perPage) => setSearch({ perPage, page: 0 })}
                 />

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useSearch } from "@tanstack/react-router";
 import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { Enrollment, EnrollmentSort } from "../../../shared/contracts/courses";
 import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
@@ -39,6 +40,7 @@ function enrollmentParams(search: ManageEnrollmentsSearch): Record<string, strin
 export function ManageEnrollmentsPage() {
   const search = useSearch({ strict: false }) as ManageEnrollmentsSearch;
   const navigate = useNavigate();
+  const { t } = useTranslation("courses");
   const enrollments = useQuery(enrollmentListQuery(enrollmentParams(search)));
   const [isAdding, setIsAdding] = useState(false);
   const [ending, setEnding] = useState<Enrollment | null>(null);
@@ -49,12 +51,12 @@ export function ManageEnrollmentsPage() {
   return (
     <div>
       <PageHeader
-        title="Manage enrollments"
-        description="Who is in which class. Add people to classes, or end their enrollment; ended enrollments are kept."
+        title={t("courseAdmin.manageEnrollments")}
+        description={t("manageEnrollments.description")}
         actions={
           !isAdding && (
             <button type="button" className={buttonClass("primary")} onClick={() => setIsAdding(true)}>
-              Add enrollment
+              {t("manageEnrollments.add")}
             </button>
           )
         }
@@ -63,22 +65,24 @@ export function ManageEnrollmentsPage() {
       <Card>
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-6">
           <SearchBox
-            label="Search enrollments"
-            placeholder="Name, email or class"
+            label={t("manageEnrollments.search")}
+            placeholder={t("searchEnrollmentsPlaceholder")}
             value={search.search}
             onSearch={(text) => setSearch({ search: text, page: 0 }, true)}
             className="sm:col-span-2"
           />
           <ChoiceSelect
-            label="Role"
+            label={t("enrollmentsTable.role")}
             value={search.role}
             choices={ROLE_CHOICES}
+            labelOf={(value) => t(`roleChoices.${value}`)}
             onChange={(role) => setSearch({ role, page: 0 })}
           />
           <ChoiceSelect
-            label="Status"
+            label={t("enrollmentsTable.status")}
             value={search.status}
             choices={STATUS_CHOICES}
+            labelOf={(value) => t(`statusChoices.${value}`)}
             onChange={(status) => setSearch({ status, page: 0 })}
           />
           <CourseAndClassFilter search={search} onChange={(next) => setSearch({ ...next, page: 0 })} />
@@ -95,15 +99,15 @@ export function ManageEnrollmentsPage() {
             <Problem>
               {enrollments.error.message}{" "}
               <button type="button" className="font-semibold underline" onClick={() => enrollments.refetch()}>
-                Try again
+                {t("tryAgain")}
               </button>
             </Problem>
           )}
-          {enrollments.isPending && <Loading label="Loading enrollments" rows={6} />}
+          {enrollments.isPending && <Loading label={t("loadingEnrollments")} rows={6} />}
           {enrollments.data &&
             (enrollments.data.total === 0 && search.page === 0 ? (
-              <EmptyState icon="🗂️" title="No enrollment matches">
-                Try another role, status, course or class, or clear the search.
+              <EmptyState icon="🗂️" title={t("noEnrollmentMatches")}>
+                {t("manageEnrollments.tryAnother")}
               </EmptyState>
             ) : (
               <>
@@ -122,7 +126,7 @@ export function ManageEnrollmentsPage() {
                   page={search.page}
                   perPage={search.perPage}
                   total={enrollments.data.total}
-                  noun={["enrollment", "enrollments"]}
+                  what="enrollments"
                   onPage={(page) => setSearch({ page })}
                   onPerPage={(perPage) => setSearch({ perPage, page: 0 })}
                 />
@@ -136,8 +140,11 @@ export function ManageEnrollmentsPage() {
           onClose={() => setEnding(null)}
           onEnded={(enrollment) => {
             setEnding(null);
+            const values = { name: fullName(enrollment.user), date: enrollment.endDate };
             setEnded(
-              `Ended the enrollment of ${fullName(enrollment.user)} in ${enrollment.class.title ?? "the class"} on ${enrollment.endDate}.`,
+              enrollment.class.title
+                ? t("manageEnrollments.ended", { ...values, className: enrollment.class.title })
+                : t("manageEnrollments.endedTheClass", values),
             );
           }}
         />
@@ -154,6 +161,7 @@ function CourseAndClassFilter({
   search: ManageEnrollmentsSearch;
   onChange: (next: Pick<ManageEnrollmentsSearch, "courseId" | "classId">) => void;
 }) {
+  const { t } = useTranslation("courses");
   const ids = { course: useId(), klass: useId() };
   const courses = useQuery(courseListQuery({ limit: "500", sort: "title", orderBy: "asc" }));
   const courseClasses = useQuery({
@@ -171,7 +179,7 @@ function CourseAndClassFilter({
     <>
       <div>
         <label htmlFor={ids.course} className="text-sm font-medium">
-          Course
+          {t("course")}
         </label>
         <select
           id={ids.course}
@@ -179,7 +187,7 @@ function CourseAndClassFilter({
           onChange={(event) => onChange({ courseId: event.target.value || undefined, classId: undefined })}
           className={SELECT_CLASS}
         >
-          <option value="">All courses</option>
+          <option value="">{t("allCourses")}</option>
           {courses.data?.data.map((course) => (
             <option key={course.sourcedId} value={course.sourcedId}>
               {course.title}
@@ -190,7 +198,7 @@ function CourseAndClassFilter({
       </div>
       <div>
         <label htmlFor={ids.klass} className="text-sm font-medium">
-          Class
+          {t("enrollmentsTable.class")}
         </label>
         <select
           id={ids.klass}
@@ -200,7 +208,7 @@ function CourseAndClassFilter({
           }
           className={SELECT_CLASS}
         >
-          <option value="">All classes</option>
+          <option value="">{t("manageEnrollments.allClasses")}</option>
           {classes.map((entry) => (
             <option key={entry.sourcedId} value={entry.sourcedId}>
               {entry.label}

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { useEffect, useId, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import { chunksOf } from "../../../shared/flow";
 import type { searchSchemas } from "../../../shared/routes";
@@ -22,11 +23,12 @@ const inputClass =
   "mt-1 block rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-950";
 
 function DateControl({ value, onChange }: { value: string; onChange: (date: string) => void }) {
+  const { t } = useTranslation("flow");
   const id = useId();
   return (
     <div>
       <label htmlFor={id} className="text-sm font-medium">
-        Date
+        {t("date")}
       </label>
       <input
         id={id}
@@ -40,9 +42,10 @@ function DateControl({ value, onChange }: { value: string; onChange: (date: stri
 }
 
 function SubjectLegend({ subjects }: { subjects: string[] }) {
+  const { t } = useTranslation("flow");
   if (subjects.length === 0) return null;
   return (
-    <ul className="flex flex-wrap gap-3 text-xs" aria-label="Subjects">
+    <ul className="flex flex-wrap gap-3 text-xs" aria-label={t("subjects")}>
       {subjects.map((subject) => (
         <li key={subject} className="flex items-center gap-1.5">
           <span
@@ -67,6 +70,7 @@ function Problem({ error }: { error: Error }) {
 
 /** /app/flow: the day of a class, or of everyone the caller looks after, hour by hour. */
 export function FlowPage() {
+  const { t } = useTranslation("flow");
   const search = useSearch({ strict: false }) as DaySearch;
   const navigate = useNavigate();
   const { activeRole } = useAuth();
@@ -90,14 +94,14 @@ export function FlowPage() {
 
   return (
     <div>
-      <PageHeader title="Flow" description="The learning day, hour by hour, in each student's own time." />
+      <PageHeader title={t("common:pages./app/flow/.title")} description={t("day.description")} />
       <Card className="mb-6">
         <div className="flex flex-wrap items-end gap-4">
           <DateControl value={date} onChange={(next) => setSearch({ date: next })} />
           {isStaff && (
             <div>
               <label htmlFor={classSelectId} className="text-sm font-medium">
-                Class
+                {t("day.class")}
               </label>
               <select
                 id={classSelectId}
@@ -105,11 +109,12 @@ export function FlowPage() {
                 onChange={(event) => setSearch({ classId: event.target.value || undefined })}
                 className={inputClass}
               >
-                {activeRole === "teacher" && <option value="">All my students</option>}
+                {activeRole === "teacher" && <option value="">{t("day.allStudents")}</option>}
                 {classes.data?.data.map((entry) => (
                   <option key={entry.sourcedId} value={entry.sourcedId}>
-                    {entry.title}
-                    {entry.schoolName ? ` — ${entry.schoolName}` : ""}
+                    {entry.schoolName
+                      ? t("day.classAtSchool", { title: entry.title, school: entry.schoolName })
+                      : entry.title}
                   </option>
                 ))}
               </select>
@@ -122,13 +127,13 @@ export function FlowPage() {
       </Card>
       {day.isError && <Problem error={day.error} />}
       {day.isPending && day.fetchStatus !== "idle" && (
-        <p className="text-sm text-slate-600 dark:text-slate-300">Loading the day…</p>
+        <p className="text-sm text-slate-600 dark:text-slate-300">{t("day.loading")}</p>
       )}
       {day.data && (
         <Card>
-          <h2 className="text-lg font-bold">{date ? dayLabel(date) : "Today"}</h2>
+          <h2 className="text-lg font-bold">{date ? dayLabel(date) : t("day.today")}</h2>
           {students.length === 0 ? (
-            <p className="mt-2 text-slate-600 dark:text-slate-300">No students here.</p>
+            <p className="mt-2 text-slate-600 dark:text-slate-300">{t("day.noStudents")}</p>
           ) : (
             <div className="mt-4 overflow-x-auto">
               <div className="min-w-[640px]">
@@ -166,13 +171,18 @@ export function FlowPage() {
 
 /** One student's day as coloured blocks on the 7:00–17:00 line. */
 function DayBar({ student }: { student: FlowStudentDay }) {
+  const { t } = useTranslation("flow");
   const span = DAY_END_MINUTE - DAY_START_MINUTE;
   const place = (minute: number) => Math.min(100, Math.max(0, ((minute - DAY_START_MINUTE) / span) * 100));
   const totalXp = student.events.reduce((total, event) => total + event.xp, 0);
   return (
     <div
       role="img"
-      aria-label={`${student.givenName} ${student.familyName}: ${student.events.length} activities, ${formatXp(totalXp)} XP`}
+      aria-label={t("day.bar", {
+        name: `${student.givenName} ${student.familyName}`,
+        count: student.events.length,
+        xp: formatXp(totalXp),
+      })}
       className="relative h-6 flex-1 rounded bg-slate-100 dark:bg-slate-800"
     >
       {student.events.map((event) => {
@@ -181,7 +191,13 @@ function DayBar({ student }: { student: FlowStudentDay }) {
         return (
           <span
             key={event.id}
-            title={`${event.subject}${event.activityName ? ` · ${event.activityName}` : ""} · ${timeOfDayIn(event.start, student.timezone)}–${timeOfDayIn(event.end, student.timezone)} · ${formatXp(event.xp)} XP`}
+            title={t(event.activityName ? "day.eventWithActivity" : "day.event", {
+              subject: event.subject,
+              activity: event.activityName,
+              start: timeOfDayIn(event.start, student.timezone),
+              end: timeOfDayIn(event.end, student.timezone),
+              xp: formatXp(event.xp),
+            })}
             className="absolute inset-y-0.5 rounded-sm"
             style={{
               left: `${left}%`,
@@ -204,6 +220,7 @@ function useStudentDay() {
 
 /** /app/flow/student/$studentId: one student's day as a timeline; `time` marks the activity at that moment. */
 export function StudentFlowPage() {
+  const { t } = useTranslation("flow");
   const { studentId, search, day, student } = useStudentDay();
   const navigate = useNavigate();
   const marked = useRef<HTMLLIElement>(null);
@@ -223,8 +240,12 @@ export function StudentFlowPage() {
   return (
     <div>
       <PageHeader
-        title={student ? `${student.givenName} ${student.familyName}` : "Student flow"}
-        description="Every activity of the day, with its time, subject and XP."
+        title={
+          student
+            ? `${student.givenName} ${student.familyName}`
+            : t("common:pages./app/flow/student/$studentId.title")
+        }
+        description={t("student.description")}
         actions={
           <Link
             to="/app/flow/student/$studentId/chunks"
@@ -232,7 +253,7 @@ export function StudentFlowPage() {
             search={{ date }}
             className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-semibold dark:border-slate-700"
           >
-            See as chunks
+            {t("student.seeChunks")}
           </Link>
         }
       />
@@ -253,7 +274,7 @@ export function StudentFlowPage() {
         <Card>
           <h2 className="text-lg font-bold">{dayLabel(date)}</h2>
           {student.events.length === 0 ? (
-            <p className="mt-2 text-slate-600 dark:text-slate-300">No learning reported on this day.</p>
+            <p className="mt-2 text-slate-600 dark:text-slate-300">{t("noLearning")}</p>
           ) : (
             <ol className="mt-4 space-y-3 border-l-2 border-slate-200 pl-5 dark:border-slate-700">
               {student.events.map((event) => {
@@ -271,16 +292,27 @@ export function StudentFlowPage() {
                       aria-hidden="true"
                     />
                     <p className="text-sm font-semibold">
-                      {timeOfDayIn(event.start, student.timezone)}–{timeOfDayIn(event.end, student.timezone)}{" "}
-                      · {event.subject}
+                      {t("student.when", {
+                        start: timeOfDayIn(event.start, student.timezone),
+                        end: timeOfDayIn(event.end, student.timezone),
+                        subject: event.subject,
+                      })}
                     </p>
                     <p className="text-sm text-slate-700 dark:text-slate-200">
-                      {event.activityName ?? "Activity"}
-                      {event.appName ? ` in ${event.appName}` : ""}
+                      {event.appName
+                        ? t("student.activityInApp", {
+                            activity: event.activityName ?? t("activity"),
+                            app: event.appName,
+                          })
+                        : (event.activityName ?? t("activity"))}
                     </p>
                     <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-                      {formatXp(event.xp)} XP
-                      {event.accuracy !== null ? ` · ${Math.round(event.accuracy * 100)}% correct` : ""}
+                      {event.accuracy !== null
+                        ? t("student.xpAndAccuracy", {
+                            xp: formatXp(event.xp),
+                            accuracy: Math.round(event.accuracy * 100) / 100,
+                          })
+                        : t("xp", { xp: formatXp(event.xp) })}
                     </p>
                   </li>
                 );
@@ -295,6 +327,7 @@ export function StudentFlowPage() {
 
 /** /app/flow/student/$studentId/chunks: the day in stretches of continuous work. */
 export function StudentChunksPage() {
+  const { t } = useTranslation("flow");
   const { studentId, search, day, student } = useStudentDay();
   const navigate = useNavigate();
   const date = day.data?.data.date ?? search.date ?? "";
@@ -302,8 +335,12 @@ export function StudentChunksPage() {
   return (
     <div>
       <PageHeader
-        title={student ? `${student.givenName} ${student.familyName}: chunks` : "Activity chunks"}
-        description="The day in stretches of continuous work; a pause of more than 10 minutes starts a new chunk."
+        title={
+          student
+            ? t("chunks.title", { name: `${student.givenName} ${student.familyName}` })
+            : t("common:pages./app/flow/student/$studentId/chunks.title")
+        }
+        description={t("chunks.description")}
         actions={
           <Link
             to="/app/flow/student/$studentId"
@@ -311,7 +348,7 @@ export function StudentChunksPage() {
             search={{ date }}
             className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-semibold dark:border-slate-700"
           >
-            See the timeline
+            {t("chunks.seeTimeline")}
           </Link>
         }
       />
@@ -331,7 +368,7 @@ export function StudentChunksPage() {
       {student &&
         (chunks.length === 0 ? (
           <Card>
-            <p className="text-slate-600 dark:text-slate-300">No learning reported on this day.</p>
+            <p className="text-slate-600 dark:text-slate-300">{t("noLearning")}</p>
           </Card>
         ) : (
           <ol className="space-y-4">
@@ -339,15 +376,23 @@ export function StudentChunksPage() {
               <li key={chunk.start}>
                 <Card>
                   <h2 className="font-bold">
-                    {timeOfDayIn(chunk.start, student.timezone)}–{timeOfDayIn(chunk.end, student.timezone)} ·{" "}
-                    {chunk.minutes} min · {formatXp(chunk.xp)} XP
+                    {t("chunks.heading", {
+                      start: timeOfDayIn(chunk.start, student.timezone),
+                      end: timeOfDayIn(chunk.end, student.timezone),
+                      minutes: chunk.minutes,
+                      xp: formatXp(chunk.xp),
+                    })}
                   </h2>
                   <SubjectLegend subjects={chunk.subjects} />
                   <ul className="mt-3 space-y-1 text-sm">
                     {chunk.events.map((event) => (
                       <li key={event.id}>
-                        {timeOfDayIn(event.start, student.timezone)} {event.subject}:{" "}
-                        {event.activityName ?? "Activity"} ({formatXp(event.xp)} XP)
+                        {t("chunks.event", {
+                          time: timeOfDayIn(event.start, student.timezone),
+                          subject: event.subject,
+                          activity: event.activityName ?? t("activity"),
+                          xp: formatXp(event.xp),
+                        })}
                       </li>
                     ))}
                   </ul>

@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
 import { BarFigure } from "../../components/charts/bar-figure";
 import { formatXp } from "../../lib/format";
 import { schoolsSummaryQuery } from "./api";
@@ -15,6 +16,7 @@ interface SchoolTotals {
 
 /** An administrator's home: every school's students and XP, today and this week. */
 export function AdminHome() {
+  const { t } = useTranslation("home");
   const schools = useQuery(schoolsSummaryQuery);
 
   return (
@@ -23,24 +25,28 @@ export function AdminHome() {
       {schools.isError && (
         <QueryError
           error={schools.error}
-          fallback="Could not load the school totals"
+          fallback={t("admin.loadFailed")}
           onRetry={() => schools.refetch()}
         />
       )}
-      {schools.isPending && <Loading label="Loading the school totals" rows={4} />}
+      {schools.isPending && <Loading label={t("admin.loading")} rows={4} />}
       {schools.data &&
         (schools.data.length === 0 ? (
-          <EmptyState icon="🏫" title="No schools yet">
-            Schools appear here once they are added to the roster.
+          <EmptyState icon="🏫" title={t("admin.empty.title")}>
+            {t("admin.empty.body")}
           </EmptyState>
         ) : (
           <>
             <Totals schools={schools.data} />
             <div className="grid gap-6 lg:grid-cols-5">
-              <Section title="Schools" description="Today and this week" className="lg:col-span-3">
+              <Section
+                title={t("admin.schools.title")}
+                description={t("admin.schools.description")}
+                className="lg:col-span-3"
+              >
                 <SchoolsTable schools={schools.data} />
               </Section>
-              <Section title="XP this week per school" className="lg:col-span-2">
+              <Section title={t("admin.chart.title")} className="lg:col-span-2">
                 <SchoolsChart schools={schools.data} />
               </Section>
             </div>
@@ -51,24 +57,25 @@ export function AdminHome() {
 }
 
 function Totals({ schools }: { schools: SchoolTotals[] }) {
+  const { t } = useTranslation("home");
   const sum = (pick: (school: SchoolTotals) => number) =>
     schools.reduce((total, school) => total + pick(school), 0);
   const students = sum((school) => school.students);
   const active = sum((school) => school.activeToday);
   const tiles = [
-    { label: "Students", value: String(students) },
+    { label: t("admin.students"), value: String(students) },
     {
-      label: "Active today",
+      label: t("admin.activeToday"),
       value: String(active),
       note: students ? `${Math.round((active / students) * 100)}%` : undefined,
     },
-    { label: "XP today", value: formatXp(sum((school) => school.xpToday)) },
-    { label: "XP this week", value: formatXp(sum((school) => school.xpThisWeek)) },
+    { label: t("admin.xpToday"), value: formatXp(sum((school) => school.xpToday)) },
+    { label: t("admin.xpThisWeek"), value: formatXp(sum((school) => school.xpThisWeek)) },
   ];
   return (
     <section aria-labelledby="district-totals">
       <h2 id="district-totals" className="sr-only">
-        All schools
+        {t("admin.allSchools")}
       </h2>
       <dl className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
         {tiles.map((tile) => (
@@ -89,31 +96,32 @@ function Totals({ schools }: { schools: SchoolTotals[] }) {
 }
 
 function SchoolsTable({ schools }: { schools: SchoolTotals[] }) {
+  const { t } = useTranslation("home");
   return (
     <section
-      aria-label="Schools, scrollable"
+      aria-label={t("admin.schools.scrollable")}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable by keyboard
       tabIndex={0}
       className="relative -mx-5 overflow-x-auto sm:mx-0"
     >
       <table className="w-full min-w-[30rem] text-left text-sm">
-        <caption className="sr-only">Students, activity and XP per school</caption>
+        <caption className="sr-only">{t("admin.schools.caption")}</caption>
         <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-600 uppercase dark:border-slate-700 dark:text-slate-300">
           <tr>
             <th scope="col" className="px-5 py-2 font-semibold sm:px-3">
-              School
+              {t("admin.school")}
             </th>
             <th scope="col" className="px-3 py-2 text-right font-semibold">
-              Students
+              {t("admin.students")}
             </th>
             <th scope="col" className="px-3 py-2 text-right font-semibold">
-              Active today
+              {t("admin.activeToday")}
             </th>
             <th scope="col" className="px-3 py-2 text-right font-semibold">
-              XP today
+              {t("admin.xpToday")}
             </th>
             <th scope="col" className="px-5 py-2 text-right font-semibold sm:px-3">
-              XP this week
+              {t("admin.xpThisWeek")}
             </th>
           </tr>
         </thead>
@@ -136,6 +144,7 @@ function SchoolsTable({ schools }: { schools: SchoolTotals[] }) {
 }
 
 function SchoolsChart({ schools }: { schools: SchoolTotals[] }) {
+  const { t } = useTranslation("home");
   const isEmpty = schools.every((school) => school.xpThisWeek === 0);
   return (
     <BarFigure
@@ -144,13 +153,11 @@ function SchoolsChart({ schools }: { schools: SchoolTotals[] }) {
         name: school.name,
         value: school.xpThisWeek,
       }))}
-      description="Bar chart of XP this week per school"
-      valueLabel="This week"
-      formatValue={(xp) => `${formatXp(xp)} XP`}
+      description={t("admin.chart.description")}
+      valueLabel={t("admin.chart.valueLabel")}
+      formatValue={(xp) => t("xp", { xp: formatXp(xp) })}
       minimumTop={100}
-      caption={
-        isEmpty ? "No XP reported this week yet." : "XP earned since Sunday, each student's week their own."
-      }
+      caption={isEmpty ? t("admin.chart.empty") : t("admin.chart.caption")}
     />
   );
 }

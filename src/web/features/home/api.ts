@@ -6,11 +6,13 @@ import {
   summariesResponseSchema,
 } from "../../../shared/contracts/activity";
 import { ApiRequestError, apiFetch } from "../../lib/http";
+import { i18next } from "../../lib/i18n";
 import { readDailyXp, saveDailyXp } from "./daily-xp-cache";
 
 /** A student's daily XP changes as apps report: it is refreshed every minute while on screen. */
 const DAILY_XP_REFRESH_MS = 60_000;
-export const HEATMAP_FALLBACK_ERROR = "Failed to load daily XP";
+/** The plain words shown when the daily XP could not be loaded and the server gave none. */
+export const heatmapFallbackError = () => i18next.t("home:heatmapFailed");
 
 export const homeKeys = {
   all: ["home"] as const,
@@ -86,7 +88,7 @@ export const xpHeatmapQuery = (request: HeatmapRequest) => {
         throw error;
       }
       if (!response.success)
-        throw new ApiRequestError(response.error || HEATMAP_FALLBACK_ERROR, 200, "failed");
+        throw new ApiRequestError(response.error || heatmapFallbackError(), 200, "failed");
       saveDailyXp(request, response.data);
       return response.data;
     },
@@ -110,12 +112,12 @@ function fetchHeatmap(request: HeatmapRequest, signal?: AbortSignal) {
  * body); an answer without them (an empty body, a proxy's page) gets the plain fallback.
  */
 function heatmapErrorText(error: ApiRequestError): string {
-  if (error.code !== "http_error") return error.message.trim() || HEATMAP_FALLBACK_ERROR;
+  if (error.code !== "http_error") return error.message.trim() || heatmapFallbackError();
   try {
     const body = heatmapResponseSchema.partial().safeParse(JSON.parse(error.message));
-    if (body.success) return body.data.error?.trim() || HEATMAP_FALLBACK_ERROR;
+    if (body.success) return body.data.error?.trim() || heatmapFallbackError();
   } catch {
     // Not JSON: a status line or a page, not a message for people.
   }
-  return HEATMAP_FALLBACK_ERROR;
+  return heatmapFallbackError();
 }

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { StudentSummary } from "../../../shared/contracts/activity";
 import { XpHeatmap } from "../../components/charts/xp-heatmap";
 import { formatXp, gradeLabel } from "../../lib/format";
@@ -39,6 +40,7 @@ function storeSelectedChild(childId: string) {
 
 /** A parent's or guardian's home: a card per child, and the daily XP of the selected child. */
 export function FamilyHome() {
+  const { t } = useTranslation("home");
   const { user } = useAuth();
   const children = useQuery(childrenSummaryQuery(user.sourcedId));
   const [chosen, setChosen] = useState<string | null>(readSelectedChild);
@@ -51,19 +53,19 @@ export function FamilyHome() {
       {children.isError && (
         <QueryError
           error={children.error}
-          fallback="Could not load your children's day"
+          fallback={t("family.loadFailed")}
           onRetry={() => children.refetch()}
         />
       )}
-      {children.isPending && <Loading label="Loading your children's day" rows={4} />}
+      {children.isPending && <Loading label={t("family.loading")} rows={4} />}
       {children.data &&
         (children.data.length === 0 ? (
-          <EmptyState icon="👪" title="No children linked yet">
-            Ask your school to link your account to your children's.
+          <EmptyState icon="👪" title={t("family.empty.title")}>
+            {t("family.empty.body")}
           </EmptyState>
         ) : (
           <>
-            <ul aria-label="Your children" className="grid gap-6 md:grid-cols-2">
+            <ul aria-label={t("family.children")} className="grid gap-6 md:grid-cols-2">
               {children.data.map((child) => (
                 <li key={child.sourcedId} className="min-w-0">
                   <ChildCard child={child} />
@@ -88,6 +90,7 @@ export function FamilyHome() {
 }
 
 function ChildCard({ child }: { child: StudentSummary }) {
+  const { t } = useTranslation("home");
   const { met, total } = goalsMet(child);
   const headingId = useId();
   return (
@@ -108,35 +111,37 @@ function ChildCard({ child }: { child: StudentSummary }) {
       </div>
       <dl className="mt-4 grid grid-cols-2 gap-3">
         <div className="rounded-xl bg-slate-50 p-3 dark:bg-slate-800">
-          <dt className="text-xs font-medium text-slate-600 dark:text-slate-300">Goals met today</dt>
-          <dd className="text-xl font-bold tabular-nums">
-            {met} / {total}
-          </dd>
+          <dt className="text-xs font-medium text-slate-600 dark:text-slate-300">
+            {t("family.goalsMetToday")}
+          </dt>
+          <dd className="text-xl font-bold tabular-nums">{t("family.goalsMet", { met, total })}</dd>
         </div>
         <div className="rounded-xl bg-slate-50 p-3 dark:bg-slate-800">
-          <dt className="text-xs font-medium text-slate-600 dark:text-slate-300">XP this week</dt>
+          <dt className="text-xs font-medium text-slate-600 dark:text-slate-300">{t("admin.xpThisWeek")}</dt>
           <dd className="text-xl font-bold tabular-nums">{formatXp(child.xpThisWeek)}</dd>
         </div>
       </dl>
-      <h3 className="mt-5 mb-2 text-sm font-semibold text-slate-700 dark:text-slate-200">Today</h3>
+      <h3 className="mt-5 mb-2 text-sm font-semibold text-slate-700 dark:text-slate-200">
+        {t("family.today")}
+      </h3>
       <div className="flex-1">
         <SubjectGoals subjects={child.subjects} compact />
       </div>
       <Link
         to="/app/children-progress"
         search={{ childId: child.sourcedId }}
-        aria-label={`See progress of ${fullName(child)}`}
+        aria-label={t("family.progressLabel", { name: fullName(child) })}
         className="mt-5 inline-flex items-center gap-1 self-start rounded-lg border border-brand-600 px-3 py-1.5 text-sm font-semibold text-brand-700 hover:bg-brand-50 dark:border-brand-500 dark:text-brand-100 dark:hover:bg-slate-800"
       >
-        See progress <span aria-hidden="true">→</span>
+        {t("family.progress")} <span aria-hidden="true">→</span>
       </Link>
       <a
         href={childExportUrl(child.sourcedId)}
         download
-        aria-label={`Download my child's data: ${fullName(child)}`}
+        aria-label={t("family.downloadLabel", { name: fullName(child) })}
         className="mt-2 self-start text-sm font-semibold text-brand-700 underline hover:text-brand-900 dark:text-brand-100"
       >
-        Download my child's data
+        {t("family.download")}
       </a>
     </article>
   );
@@ -151,16 +156,17 @@ function ChildHeatmap({
   choices: StudentSummary[];
   onChoose: (childId: string) => void;
 }) {
+  const { t } = useTranslation("home");
   const selectId = useId();
   return (
     <Section
-      title={`${child.givenName}'s daily XP`}
-      description="The last four months, one square per day."
+      title={t("family.dailyXp", { name: child.givenName })}
+      description={t("family.dailyDescription")}
       actions={
         choices.length > 1 && (
           <div className="flex items-center gap-2">
             <label htmlFor={selectId} className="text-sm font-medium">
-              Child
+              {t("family.child")}
             </label>
             <select
               id={selectId}
@@ -183,7 +189,7 @@ function ChildHeatmap({
         timezone={child.timezone}
         today={child.today}
         dailyGoal={dailyGoalOf(child) || 100}
-        label={`${child.givenName}'s daily XP`}
+        label={t("family.dailyXp", { name: child.givenName })}
       />
     </Section>
   );

@@ -1,8 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
+import type { TFunction } from "i18next";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { StudentSummary } from "../../../shared/contracts/activity";
-import { formatXp, gradeLabel, relativeTime } from "../../lib/format";
+import { formatXp, gradeLabel, instantLabel, relativeTime } from "../../lib/format";
 import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
 import { ViewAsPanel } from "../auth/view-as";
@@ -11,12 +13,13 @@ import { EmptyState, goalsMet, HomeHero, Loading, QueryError, Section } from "./
 
 type SortKey = "name" | "xpToday" | "goals" | "streak" | "lastActivity";
 
-const COLUMNS: { key: SortKey; label: string; numeric: boolean }[] = [
-  { key: "name", label: "Student", numeric: false },
-  { key: "xpToday", label: "XP today", numeric: true },
-  { key: "goals", label: "Goals met", numeric: true },
-  { key: "streak", label: "Streak", numeric: true },
-  { key: "lastActivity", label: "Last activity", numeric: true },
+/** The columns; each one's heading is `guide.columns.<key>` in the catalogue. */
+const COLUMNS: { key: SortKey; numeric: boolean }[] = [
+  { key: "name", numeric: false },
+  { key: "xpToday", numeric: true },
+  { key: "goals", numeric: true },
+  { key: "streak", numeric: true },
+  { key: "lastActivity", numeric: true },
 ];
 
 function sortValue(student: StudentSummary, key: SortKey): string | number {
@@ -38,56 +41,58 @@ function sortValue(student: StudentSummary, key: SortKey): string | number {
 
 /** A Guide's home: their students' day in a sortable table, and viewing Dash as one of them. */
 export function GuideHome() {
+  const { t } = useTranslation("home");
   const { realUser, user, isImpersonating } = useAuth();
   const students = useQuery(guideStudentsQuery(user.sourcedId));
 
   return (
     <div className="space-y-6">
       <HomeHero />
-      <Section title="Your group today" description={students.data ? groupLine(students.data) : undefined}>
+      <Section
+        title={t("guide.group.title")}
+        description={students.data ? groupLine(students.data, t) : undefined}
+      >
         {students.isError && (
           <QueryError
             error={students.error}
-            fallback="Could not load your students"
+            fallback={t("guide.loadFailed")}
             onRetry={() => students.refetch()}
           />
         )}
-        {students.isPending && <Loading label="Loading your students" />}
+        {students.isPending && <Loading label={t("guide.loading")} />}
         {students.data &&
           (students.data.length === 0 ? (
-            <EmptyState icon="🧑‍🏫" title="No students yet">
-              Students appear here once they are enrolled in your classes.
+            <EmptyState icon="🧑‍🏫" title={t("guide.empty.title")}>
+              {t("guide.empty.body")}
             </EmptyState>
           ) : (
             <>
               <p className="mb-2 text-xs text-slate-600 sm:hidden dark:text-slate-300">
-                Scroll the table sideways for streaks and last activity.
+                {t("guide.scrollHint")}
               </p>
               <StudentsTable students={students.data} />
             </>
           ))}
       </Section>
       {!isImpersonating && realUser.sourcedId === user.sourcedId && (
-        <ViewAsPanel
-          title="Your students"
-          description="Your students and their families. View Dash as one of them to see what they see."
-        />
+        <ViewAsPanel title={t("guide.viewAs.title")} description={t("guide.viewAs.description")} />
       )}
     </div>
   );
 }
 
-function groupLine(students: StudentSummary[]): string {
-  if (students.length === 0) return "Nobody yet.";
+function groupLine(students: StudentSummary[], t: TFunction<"home">): string {
+  if (students.length === 0) return t("guide.group.nobody");
   const allMet = students.filter((student) => {
     const { met, total } = goalsMet(student);
     return total > 0 && met === total;
   }).length;
   const active = students.filter((student) => student.xpToday > 0).length;
-  return `${students.length} ${students.length === 1 ? "student" : "students"} · ${active} active today · ${allMet} met every goal`;
+  return t("guide.group.line", { count: students.length, active, allMet });
 }
 
 function StudentsTable({ students }: { students: StudentSummary[] }) {
+  const { t } = useTranslation("home");
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: "name", descending: false });
   const sorted = [...students].sort((a, b) => {
     const left = sortValue(a, sort.key);
@@ -99,15 +104,17 @@ function StudentsTable({ students }: { students: StudentSummary[] }) {
 
   return (
     <section
-      aria-label="Your students today, scrollable"
+      aria-label={t("guide.table.scrollable")}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable by keyboard
       tabIndex={0}
       className="relative -mx-5 overflow-x-auto sm:mx-0"
     >
       <table className="w-full min-w-[32rem] text-left text-sm">
         <caption className="sr-only">
-          Your students today. Sorted by {COLUMNS.find((column) => column.key === sort.key)?.label},{" "}
-          {sort.descending ? "descending" : "ascending"}.
+          {t("guide.table.caption", {
+            column: t(`guide.columns.${sort.key}`),
+            order: sort.descending ? "descending" : "ascending",
+          })}
         </caption>
         <thead className="border-b border-slate-200 text-xs text-slate-600 dark:border-slate-700 dark:text-slate-300">
           <tr>
@@ -131,7 +138,7 @@ function StudentsTable({ students }: { students: StudentSummary[] }) {
                     }
                     className={`inline-flex items-center gap-1 rounded uppercase tracking-wide hover:text-slate-900 dark:hover:text-white ${isSorted ? "text-slate-900 dark:text-white" : ""}`}
                   >
-                    {column.label}
+                    {t(`guide.columns.${column.key}`)}
                     <span aria-hidden="true" className="w-3">
                       {isSorted ? (sort.descending ? "↓" : "↑") : "↕"}
                     </span>
@@ -170,17 +177,18 @@ function StudentsTable({ students }: { students: StudentSummary[] }) {
                         : ""
                     }
                   >
-                    {met}/{total}
-                    {allMet && <span aria-hidden="true"> ✓</span>}
+                    <span aria-hidden="true">
+                      {met}/{total}
+                      {allMet && " ✓"}
+                    </span>
+                    <span className="sr-only">{t("student.today.met", { met, total })}</span>
                   </span>
-                  <span className="sr-only"> goals met</span>
                 </td>
                 <td className="px-5 py-2.5 text-right tabular-nums sm:px-3">
                   {student.streak > 0 ? (
                     <>
-                      <span aria-hidden="true">🔥 </span>
-                      {student.streak}
-                      <span className="sr-only"> school days</span>
+                      <span aria-hidden="true">🔥 {student.streak}</span>
+                      <span className="sr-only">{t("streak.days", { count: student.streak })}</span>
                     </>
                   ) : (
                     <span className="text-slate-500 dark:text-slate-400">–</span>
@@ -188,14 +196,11 @@ function StudentsTable({ students }: { students: StudentSummary[] }) {
                 </td>
                 <td className="px-5 py-2.5 text-right whitespace-nowrap text-slate-700 sm:px-3 dark:text-slate-300">
                   {student.lastActivityAt ? (
-                    <time
-                      dateTime={student.lastActivityAt}
-                      title={new Date(student.lastActivityAt).toLocaleString()}
-                    >
+                    <time dateTime={student.lastActivityAt} title={instantLabel(student.lastActivityAt)}>
                       {relativeTime(student.lastActivityAt, now)}
                     </time>
                   ) : (
-                    "No activity yet"
+                    t("guide.noActivity")
                   )}
                 </td>
               </tr>

@@ -1,6 +1,6 @@
 import { type ReactNode, useId } from "react";
+import { useTranslation } from "react-i18next";
 import type { StudentSummary } from "../../../shared/contracts/activity";
-import { ROLE_DISPLAY_NAMES } from "../../../shared/roles";
 import { dayLabel, formatXp, weekdayLabel } from "../../lib/format";
 import { ApiRequestError } from "../../lib/http";
 import { fullName } from "../auth/auth-state";
@@ -8,20 +8,21 @@ import { useAuth } from "../auth/use-auth";
 
 /** The top of every home: a greeting, who is signed in (or viewed as), their roles and organisations. */
 export function HomeHero({ children }: { children?: ReactNode }) {
+  const { t } = useTranslation("home");
   const { user } = useAuth();
   const organisations = new Map(user.roles.map((entry) => [entry.org.sourcedId, entry.org]));
-  const roleNames = [...new Set(user.roles.map((entry) => ROLE_DISPLAY_NAMES[entry.role]))];
+  const roleNames = [...new Set(user.roles.map((entry) => t(`common:roles.${entry.role}`)))];
   const chip = "rounded-full bg-white/15 px-2.5 py-0.5 text-xs font-semibold text-white";
   return (
     <div className="rounded-2xl bg-gradient-to-r from-brand-700 to-brand-900 p-6 text-white shadow sm:p-8">
-      <p className="text-sm font-medium text-brand-100">{greeting()}</p>
+      <p className="text-sm font-medium text-brand-100">{t(`hero.greeting.${partOfDay()}`)}</p>
       <h1 id="welcome" className="mt-1 text-2xl font-extrabold tracking-tight sm:text-3xl">
         {fullName(user)}
       </h1>
       {user.email && <p className="mt-1 text-sm break-all text-brand-100">{user.email}</p>}
       <div className="mt-4 flex flex-wrap gap-x-4 gap-y-2">
         {roleNames.length > 0 ? (
-          <ul className="flex flex-wrap gap-1.5" aria-label="Roles">
+          <ul className="flex flex-wrap gap-1.5" aria-label={t("hero.roles")}>
             {roleNames.map((name) => (
               <li key={name} className={chip}>
                 {name}
@@ -29,10 +30,10 @@ export function HomeHero({ children }: { children?: ReactNode }) {
             ))}
           </ul>
         ) : (
-          <p className="text-sm text-brand-100">You have no role in Dash yet. Ask your school to add one.</p>
+          <p className="text-sm text-brand-100">{t("hero.noRole")}</p>
         )}
         {organisations.size > 0 && (
-          <ul className="flex flex-wrap gap-1.5" aria-label="Organisations">
+          <ul className="flex flex-wrap gap-1.5" aria-label={t("hero.organisations")}>
             {[...organisations.values()].map((org) => (
               <li key={org.sourcedId} className={`${chip} bg-white/10 font-medium`}>
                 {org.name}
@@ -46,11 +47,11 @@ export function HomeHero({ children }: { children?: ReactNode }) {
   );
 }
 
-function greeting(now = new Date()): string {
+function partOfDay(now = new Date()): "morning" | "afternoon" | "evening" {
   const hour = now.getHours();
-  if (hour < 12) return "Good morning";
-  if (hour < 18) return "Good afternoon";
-  return "Good evening";
+  if (hour < 12) return "morning";
+  if (hour < 18) return "afternoon";
+  return "evening";
 }
 
 /** A card section with a heading (h2) and an optional line under it. */
@@ -97,6 +98,7 @@ export function QueryError({
   fallback: string;
   onRetry?: () => void;
 }) {
+  const { t } = useTranslation("home");
   const message = error instanceof ApiRequestError && error.message.trim() ? error.message : fallback;
   return (
     <p
@@ -108,7 +110,7 @@ export function QueryError({
         <>
           {" "}
           <button type="button" onClick={onRetry} className="font-semibold underline">
-            Try again
+            {t("tryAgain")}
           </button>
         </>
       )}
@@ -153,14 +155,15 @@ export function SubjectGoals({
   subjects: StudentSummary["subjects"];
   compact?: boolean;
 }) {
+  const { t } = useTranslation("home");
   if (subjects.length === 0) {
-    return <p className="text-sm text-slate-600 dark:text-slate-300">No daily goals are set yet.</p>;
+    return <p className="text-sm text-slate-600 dark:text-slate-300">{t("goals.none")}</p>;
   }
   return (
-    <ul className={compact ? "space-y-2.5" : "space-y-4"} aria-label="Today's goals">
+    <ul className={compact ? "space-y-2.5" : "space-y-4"} aria-label={t("goals.label")}>
       {subjects.map((entry) => {
         const share = entry.goal > 0 ? Math.min(1, entry.xp / entry.goal) : 1;
-        const figures = `${formatXp(entry.xp)} / ${formatXp(entry.goal)} XP`;
+        const figures = t("goals.figures", { xp: formatXp(entry.xp), goal: formatXp(entry.goal) });
         return (
           <li key={entry.subject}>
             <div className="flex items-center justify-between gap-3 text-sm">
@@ -179,7 +182,7 @@ export function SubjectGoals({
                   />
                 )}
                 <span>{entry.subject}</span>
-                {entry.isComplete && <span className="sr-only">, goal met</span>}
+                {entry.isComplete && <span className="sr-only">{t("goals.metSuffix")}</span>}
               </span>
               <span
                 className={`tabular-nums ${entry.isComplete ? "font-semibold text-emerald-700 dark:text-emerald-300" : "text-slate-700 dark:text-slate-200"}`}
@@ -189,11 +192,11 @@ export function SubjectGoals({
             </div>
             <div
               role="progressbar"
-              aria-label={`${entry.subject} goal`}
+              aria-label={t("goals.subjectGoal", { subject: entry.subject })}
               aria-valuemin={0}
               aria-valuemax={entry.goal}
               aria-valuenow={Math.min(entry.xp, entry.goal)}
-              aria-valuetext={`${figures}${entry.isComplete ? ", goal met" : ""}`}
+              aria-valuetext={entry.isComplete ? t("goals.figuresMet", { figures }) : figures}
               className={`mt-1.5 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700 ${compact ? "h-2" : "h-3"}`}
             >
               <div
@@ -210,15 +213,16 @@ export function SubjectGoals({
 
 /** "🔥 4 school days": consecutive school days with every goal met. */
 export function Streak({ days, size = "md" }: { days: number; size?: "md" | "lg" }) {
-  const text = days === 0 ? "No streak yet" : `${days} school ${days === 1 ? "day" : "days"}`;
+  const { t } = useTranslation("home");
+  const text = days === 0 ? t("streak.none") : t("streak.days", { count: days });
   return (
     <p
-      title="School days in a row with every goal met"
+      title={t("streak.title")}
       className={`inline-flex items-center gap-1.5 rounded-full bg-amber-100 font-semibold text-amber-900 dark:bg-amber-950 dark:text-amber-100 ${size === "lg" ? "px-4 py-1.5 text-lg" : "px-2.5 py-0.5 text-sm"}`}
     >
       <span aria-hidden="true">🔥</span>
       <span>
-        <span className="sr-only">Streak: </span>
+        <span className="sr-only">{t("streak.label")} </span>
         {text}
       </span>
     </p>
@@ -235,6 +239,7 @@ export function WeekBars({
   today: string;
   dailyGoal: number;
 }) {
+  const { t } = useTranslation("home");
   const top = Math.max(dailyGoal, ...week.map((day) => day.xp), 1);
   return (
     <div>
@@ -246,7 +251,7 @@ export function WeekBars({
             style={{ bottom: `${32 + (dailyGoal / top) * 104}px` }}
           />
         )}
-        <ol aria-label="XP per day this week" className="flex h-34 items-end gap-1.5 sm:gap-2">
+        <ol aria-label={t("week.label")} className="flex h-34 items-end gap-1.5 sm:gap-2">
           {week.map((day) => {
             const isToday = day.date === today;
             const isFuture = day.date > today;
@@ -254,7 +259,12 @@ export function WeekBars({
             return (
               <li
                 key={day.date}
-                aria-label={`${dayLabel(day.date)}: ${formatXp(day.xp)} XP${day.allGoalsMet && day.xp > 0 ? ", all goals met" : ""}${isToday ? " (today)" : ""}`}
+                aria-label={t("week.day", {
+                  day: dayLabel(day.date),
+                  xp: formatXp(day.xp),
+                  met: String(day.allGoalsMet && day.xp > 0),
+                  today: String(isToday),
+                })}
                 className="flex h-full flex-1 flex-col items-center justify-end"
               >
                 <span aria-hidden="true" className="flex h-[104px] w-full items-end justify-center">
@@ -289,21 +299,19 @@ export function WeekBars({
         </ol>
       </div>
       {week.every((day) => day.xp === 0) && (
-        <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">
-          No XP yet this week. Each day's bar grows as apps report.
-        </p>
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{t("week.empty")}</p>
       )}
       <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-300">
         <span className="flex items-center gap-1">
           <span aria-hidden="true" className="h-2.5 w-2.5 rounded-sm bg-emerald-600 dark:bg-emerald-400" />
-          All goals met ✓
+          {t("week.allMet")}
         </span>
         <span className="flex items-center gap-1">
           <span
             aria-hidden="true"
             className="w-4 border-t border-dashed border-slate-400 dark:border-slate-500"
           />
-          Daily goal ({formatXp(dailyGoal)} XP)
+          {t("week.dailyGoal", { xp: formatXp(dailyGoal) })}
         </span>
       </p>
     </div>

@@ -1,22 +1,21 @@
 import { Link } from "@tanstack/react-router";
+import { useTranslation } from "react-i18next";
 import { buttonClass } from "../../components/ui/form";
 import { HomeHero, Section } from "./parts";
 
 /** A proctor's home: where the focus incidents waiting for review are. */
 export function ProctorHome() {
+  const { t } = useTranslation("home");
   return (
     <div className="space-y-6">
       <HomeHero />
-      <Section
-        title="Focus incidents"
-        description="Review what learning apps flagged: confirm an incident or dismiss it, with the evidence at hand."
-      >
+      <Section title={t("proctor.title")} description={t("proctor.description")}>
         <div className="flex flex-wrap gap-3">
           <Link to="/app/flow/cheating/pending" className={buttonClass("primary")}>
-            Review pending incidents
+            {t("proctor.pending")}
           </Link>
           <Link to="/app/flow/cheating/resolved" className={buttonClass("secondary")}>
-            See resolved incidents
+            {t("proctor.resolved")}
           </Link>
         </div>
       </Section>

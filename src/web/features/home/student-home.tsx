@@ -1,8 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
+import type { TFunction } from "i18next";
+import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import type { appFreshnessSchema, StudentSummary } from "../../../shared/contracts/activity";
 import { XpHeatmap } from "../../components/charts/xp-heatmap";
-import { formatXp, relativeTime } from "../../lib/format";
+import { formatXp, instantLabel, relativeTime } from "../../lib/format";
 import { useAuth } from "../auth/use-auth";
 import { studentHomeQuery } from "./api";
 import {
@@ -22,6 +24,7 @@ type LearningApp = z.infer<typeof appFreshnessSchema>;
 
 /** A student's home (also what a Guide, parent or administrator sees when viewing as one). */
 export function StudentHome() {
+  const { t } = useTranslation("home");
   const { user } = useAuth();
   const home = useQuery(studentHomeQuery(user.sourcedId));
   const summary = home.data?.summary;
@@ -33,38 +36,43 @@ export function StudentHome() {
           <div className="mt-5 flex flex-wrap items-center gap-3">
             <Streak days={summary.streak} />
             <p className="text-sm text-brand-100">
-              <span className="font-bold text-white">{formatXp(summary.xpToday)} XP</span> today ·{" "}
-              <span className="font-bold text-white">{formatXp(summary.xpThisWeek)} XP</span> this week
+              <span className="font-bold text-white">
+                {t("student.xpToday", { xp: formatXp(summary.xpToday) })}
+              </span>{" "}
+              ·{" "}
+              <span className="font-bold text-white">
+                {t("student.xpThisWeek", { xp: formatXp(summary.xpThisWeek) })}
+              </span>
             </p>
           </div>
         )}
       </HomeHero>
 
       {home.isError && (
-        <QueryError error={home.error} fallback="Could not load your day" onRetry={() => home.refetch()} />
+        <QueryError error={home.error} fallback={t("student.loadFailed")} onRetry={() => home.refetch()} />
       )}
-      {home.isPending && <Loading label="Loading your day" rows={4} />}
+      {home.isPending && <Loading label={t("student.loading")} rows={4} />}
 
       {summary && (
         <>
           <div className="grid gap-6 lg:grid-cols-5">
             <Section
-              title="Today's goals"
-              description={todayLine(summary.subjects)}
+              title={t("goals.label")}
+              description={todayLine(summary.subjects, t)}
               className="lg:col-span-3"
             >
               <SubjectGoals subjects={summary.subjects} />
             </Section>
             <Section
-              title="This week"
-              description={`${formatXp(summary.xpThisWeek)} XP so far`}
+              title={t("student.week.title")}
+              description={t("student.week.soFar", { xp: formatXp(summary.xpThisWeek) })}
               className="lg:col-span-2"
             >
               <WeekBars week={summary.week} today={summary.today} dailyGoal={dailyGoalOf(summary)} />
             </Section>
           </div>
 
-          <Section title="Daily XP" description="The last four months, one square per day.">
+          <Section title={t("student.daily.title")} description={t("student.daily.description")}>
             <XpHeatmap
               studentId={summary.sourcedId}
               timezone={summary.timezone}
@@ -73,7 +81,7 @@ export function StudentHome() {
             />
           </Section>
 
-          <Section title="Your apps" description="Open an app to learn; XP shows up here as it reports.">
+          <Section title={t("student.apps.title")} description={t("student.apps.description")}>
             <AppList apps={home.data?.apps ?? []} />
           </Section>
         </>
@@ -82,18 +90,19 @@ export function StudentHome() {
   );
 }
 
-function todayLine(subjects: StudentSummary["subjects"]): string {
+function todayLine(subjects: StudentSummary["subjects"], t: TFunction<"home">): string {
   const { met, total } = goalsMet({ subjects });
-  if (total === 0) return "No goals set for today.";
-  if (met === total) return "Every goal met today. Brilliant!";
-  return `${met} of ${total} goals met`;
+  if (total === 0) return t("student.today.none");
+  if (met === total) return t("student.today.allMet");
+  return t("student.today.met", { met, total });
 }
 
 function AppList({ apps }: { apps: LearningApp[] }) {
+  const { t } = useTranslation("home");
   if (apps.length === 0) {
     return (
-      <EmptyState icon="🧩" title="No apps yet">
-        Your school hasn't connected any learning apps.
+      <EmptyState icon="🧩" title={t("student.apps.empty.title")}>
+        {t("student.apps.empty.body")}
       </EmptyState>
     );
   }
@@ -115,14 +124,11 @@ function AppList({ apps }: { apps: LearningApp[] }) {
           </div>
           <p className="mt-3 flex-1 text-xs text-slate-600 dark:text-slate-300">
             {app.lastReportedAt ? (
-              <>
-                Last reported{" "}
-                <time dateTime={app.lastReportedAt} title={new Date(app.lastReportedAt).toLocaleString()}>
-                  {relativeTime(app.lastReportedAt)}
-                </time>
-              </>
+              <time dateTime={app.lastReportedAt} title={instantLabel(app.lastReportedAt)}>
+                {t("student.apps.lastReported", { when: relativeTime(app.lastReportedAt) })}
+              </time>
             ) : (
-              "No data yet"
+              t("student.apps.noData")
             )}
           </p>
           {app.launchUrl ? (
@@ -130,13 +136,15 @@ function AppList({ apps }: { apps: LearningApp[] }) {
               href={app.launchUrl}
               target="_blank"
               rel="noopener noreferrer"
-              aria-label={`Open ${app.name} (opens in a new tab)`}
+              aria-label={t("student.apps.openLabel", { app: app.name })}
               className="mt-3 inline-flex items-center justify-center gap-1 rounded-lg bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700"
             >
-              Open <span aria-hidden="true">↗</span>
+              {t("student.apps.open")} <span aria-hidden="true">↗</span>
             </a>
           ) : (
-            <p className="mt-3 text-center text-sm text-slate-600 dark:text-slate-300">No link yet</p>
+            <p className="mt-3 text-center text-sm text-slate-600 dark:text-slate-300">
+              {t("student.apps.noLink")}
+            </p>
           )}
         </li>
       ))}

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { useId } from "react";
+import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import {
   type LearningMetrics,
@@ -12,26 +13,18 @@ import { isIsoDate } from "../../../shared/search";
 import { addDays, localDateOf } from "../../../shared/time-zone";
 import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass, TextField } from "../../components/ui/form";
+import { shownLocale } from "../../lib/format";
 import { apiFetch } from "../../lib/http";
+import { i18next } from "../../lib/i18n";
 import { useAuth } from "../auth/use-auth";
 import { childrenSummaryQuery, guideStudentsQuery } from "../home/api";
 import { MetricsChart } from "./metrics-chart";
-import {
-  downloadCsv,
-  groupsOf,
-  MetricsTable,
-  PERIOD_HEADINGS,
-  type TableModel,
-  tableOf,
-} from "./metrics-table";
+import { downloadCsv, groupsOf, MetricsTable, type TableModel, tableOf } from "./metrics-table";
 
 type MetricsSearch = z.output<typeof searchSchemas.learningMetrics>;
 
-const VIEWS: { id: MetricsView; label: string }[] = [
-  { id: "daily", label: "Daily" },
-  { id: "weekly", label: "Weekly" },
-  { id: "monthly", label: "Monthly" },
-];
+/** The periods; each one's tab reads `views.<id>` in the catalogue. */
+const VIEWS: MetricsView[] = ["daily", "weekly", "monthly"];
 /** The school's days, as the server counts its default range. */
 const SCHOOL_TIME_ZONE = "America/New_York";
 const ALL = "__all";
@@ -68,14 +61,21 @@ function requestOf(search: MetricsSearch, dates: { startDate: string; endDate: s
 /** The goal line: per student, times the students shown; a week counts five school days. */
 function goalOf(data: LearningMetrics): { value: number; label: string } | null {
   const students = Math.max(data.students.length, 1);
-  const perStudent = students > 1 ? ` × ${students} students` : "";
-  if (data.view === "daily") return { value: data.dailyGoal * students, label: `Daily goal${perStudent}` };
+  if (data.view === "daily")
+    return {
+      value: data.dailyGoal * students,
+      label: i18next.t("learning-metrics:goal.daily", { students }),
+    };
   if (data.view === "weekly")
-    return { value: data.dailyGoal * 5 * students, label: `Weekly goal (5 days)${perStudent}` };
+    return {
+      value: data.dailyGoal * 5 * students,
+      label: i18next.t("learning-metrics:goal.weekly", { students }),
+    };
   return null;
 }
 
 export function LearningMetricsPage() {
+  const { t } = useTranslation("learning-metrics");
   const search = useSearch({ strict: false }) as MetricsSearch;
   const navigate = useNavigate();
   const { activeRole, user } = useAuth();
@@ -98,8 +98,8 @@ export function LearningMetricsPage() {
   return (
     <div>
       <PageHeader
-        title="Learning metrics"
-        description="XP, time, accuracy and mastery by day, week or month, in each student's own days."
+        title={t("page.title")}
+        description={t("page.description")}
         actions={
           <button
             type="button"
@@ -109,7 +109,7 @@ export function LearningMetricsPage() {
               table && data && downloadCsv(table, `learning-metrics-${data.startDate}-${data.endDate}.csv`)
             }
           >
-            <span aria-hidden="true">⬇</span> Download CSV
+            <span aria-hidden="true">⬇</span> {t("page.download")}
           </button>
         }
       />
@@ -117,32 +117,32 @@ export function LearningMetricsPage() {
       <Card className="mb-6">
         <div
           role="tablist"
-          aria-label="Period"
+          aria-label={t("page.period")}
           className="inline-flex rounded-lg border border-slate-300 bg-slate-100 p-1 dark:border-slate-700 dark:bg-slate-800"
         >
           {VIEWS.map((entry) => (
             <Link
-              key={entry.id}
-              id={`metrics-view-${entry.id}`}
+              key={entry}
+              id={`metrics-view-${entry}`}
               to="/app/learning-metrics"
-              search={{ ...search, view: entry.id } as never}
+              search={{ ...search, view: entry } as never}
               role="tab"
-              aria-selected={view === entry.id}
+              aria-selected={view === entry}
               aria-controls="metrics-panel"
               className={`rounded-md px-4 py-1.5 text-sm font-semibold ${
-                view === entry.id
+                view === entry
                   ? "bg-white text-brand-700 shadow-sm dark:bg-slate-950 dark:text-brand-100"
                   : "text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white"
               }`}
             >
-              {entry.label}
+              {t(`views.${entry}`)}
             </Link>
           ))}
         </div>
 
         <div className="mt-5 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <TextField
-            label="From"
+            label={t("page.from")}
             type="date"
             value={startDate}
             max={endDate}
@@ -151,7 +151,7 @@ export function LearningMetricsPage() {
             }
           />
           <TextField
-            label="To"
+            label={t("page.to")}
             type="date"
             value={endDate}
             min={startDate}
@@ -177,19 +177,19 @@ export function LearningMetricsPage() {
         </div>
 
         <fieldset className="mt-5 flex flex-wrap gap-x-6 gap-y-3">
-          <legend className="sr-only">Display</legend>
+          <legend className="sr-only">{t("page.display")}</legend>
           <Toggle
-            label="Group by app"
+            label={t("page.groupByApp")}
             checked={Boolean(search.groupByApp)}
             onChange={(checked) => setSearch({ groupByApp: checked || undefined })}
           />
           <Toggle
-            label="Show daily goal"
+            label={t("page.showDailyGoal")}
             checked={showDailyGoal}
             onChange={(checked) => setSearch({ showDailyGoal: checked ? undefined : false })}
           />
           <Toggle
-            label="Show all metrics"
+            label={t("page.showAllMetrics")}
             checked={showAllMetrics}
             onChange={(checked) => setSearch({ showAllMetrics: checked ? true : undefined })}
           />
@@ -205,22 +205,21 @@ export function LearningMetricsPage() {
         {metrics.isError && (
           <Card className="mb-6 border-red-200 dark:border-red-900">
             <p role="alert" className="text-red-700 dark:text-red-300">
-              <span className="font-semibold">Could not load the learning metrics.</span>{" "}
-              {metrics.error.message}
+              <span className="font-semibold">{t("page.loadFailed")}</span> {metrics.error.message}
             </p>
             <button
               type="button"
               className={buttonClass("secondary", "mt-3")}
               onClick={() => metrics.refetch()}
             >
-              Try again
+              {t("page.retry")}
             </button>
           </Card>
         )}
         {!data && metrics.isPending && (
           <Card>
             <p role="status" className="text-slate-600 dark:text-slate-300">
-              Loading learning metrics…
+              {t("page.loading")}
             </p>
           </Card>
         )}
@@ -245,19 +244,20 @@ function Results({
   goal: ReturnType<typeof goalOf>;
   showDailyGoal: boolean;
 }) {
-  const who =
-    data.students.length === 1
-      ? `${data.students[0]?.givenName} ${data.students[0]?.familyName}`
-      : `${data.students.length} students`;
-  const range = `${data.startDate} to ${data.endDate}`;
+  const { t } = useTranslation("learning-metrics");
+  const numbers = new Intl.NumberFormat(shownLocale());
+  const who = {
+    count: data.students.length,
+    name: `${data.students[0]?.givenName} ${data.students[0]?.familyName}`,
+    start: data.startDate,
+    end: data.endDate,
+  };
   if (data.rows.length === 0) {
     return (
       <Card>
-        <h2 className="text-lg font-bold">No learning activity</h2>
+        <h2 className="text-lg font-bold">{t("results.empty.title")}</h2>
         <p className="mt-1 text-slate-600 dark:text-slate-300">
-          {data.students.length === 0
-            ? "There are no students to show here."
-            : `Nothing was recorded for ${who} from ${range}. Try a longer date range.`}
+          {data.students.length === 0 ? t("results.empty.noStudents") : t("results.empty.nothing", who)}
         </p>
       </Card>
     );
@@ -273,13 +273,13 @@ function Results({
     { xp: 0, active: 0, questions: 0, correct: 0, mastered: 0 },
   );
   const stats = [
-    { label: "Total XP", value: (Math.round(totals.xp * 10) / 10).toLocaleString() },
-    { label: "Active time", value: duration(totals.active) },
+    { label: t("table.columns.totalXp"), value: numbers.format(Math.round(totals.xp * 10) / 10) },
+    { label: t("results.activeTime"), value: duration(totals.active) },
     {
-      label: "Accuracy",
+      label: t("results.accuracy"),
       value: totals.questions ? `${Math.round((totals.correct / totals.questions) * 100)}%` : "—",
     },
-    { label: "Units mastered", value: totals.mastered.toLocaleString() },
+    { label: t("table.columns.unitsMastered"), value: numbers.format(totals.mastered) },
   ];
   return (
     <div className="space-y-6">
@@ -297,18 +297,18 @@ function Results({
       <Card>
         <figure aria-labelledby="metrics-chart-title">
           <figcaption id="metrics-chart-title" className="mb-3">
-            <span className="text-lg font-bold">XP per {PERIOD_HEADINGS[data.view].toLowerCase()}</span>
+            <span className="text-lg font-bold">{t("results.chartTitle", { view: data.view })}</span>
             <span className="block text-sm text-slate-600 dark:text-slate-300">
-              {who}, {range}, by {data.groupBy === "app" ? "app" : "subject"}.
-              {showDailyGoal && !goal && " The goal line shows in the daily and weekly views."}
+              {t("results.chartCaption", { ...who, groupBy: data.groupBy })}
+              {showDailyGoal && !goal && ` ${t("results.goalNote")}`}
             </span>
           </figcaption>
           <MetricsChart data={data} groups={groups} goal={goal} />
         </figure>
       </Card>
       <Card>
-        <h2 className="mb-3 text-lg font-bold">The numbers</h2>
-        <MetricsTable table={table} caption={`Learning metrics of ${who}, ${range}`} />
+        <h2 className="mb-3 text-lg font-bold">{t("results.numbers")}</h2>
+        <MetricsTable table={table} caption={t("results.tableCaption", who)} />
       </Card>
     </div>
   );
@@ -316,7 +316,12 @@ function Results({
 
 function duration(seconds: number): string {
   const minutes = Math.round(seconds / 60);
-  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  return minutes < 60
+    ? i18next.t("learning-metrics:duration.minutes", { minutes })
+    : i18next.t("learning-metrics:duration.hours", {
+        hours: Math.floor(minutes / 60),
+        minutes: minutes % 60,
+      });
 }
 
 function Toggle({
@@ -356,6 +361,7 @@ function StudentPicker({
   userId: string;
   onPick: (value: string) => void;
 }) {
+  const { t } = useTranslation("learning-metrics");
   const id = useId();
   const isGuide = role === "teacher";
   const isFamily = role === "parent" || role === "guardian";
@@ -370,11 +376,11 @@ function StudentPicker({
     `${a.familyName} ${a.givenName}`.localeCompare(`${b.familyName} ${b.givenName}`),
   );
   const value = search.studentId ?? (search.studentIds ? SOME : search.classId ? CLASS : ALL);
-  const allLabel = isGuide ? "All my students" : isFamily ? "All my children" : "All students";
+  const allLabel = t(`picker.all.${isGuide ? "guide" : isFamily ? "family" : "admin"}`);
   return (
     <div>
       <label htmlFor={id} className="text-sm font-medium">
-        Student
+        {t("picker.label")}
       </label>
       <select
         id={id}
@@ -383,10 +389,12 @@ function StudentPicker({
         className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-base shadow-sm dark:border-slate-700 dark:bg-slate-950"
       >
         <option value={ALL}>{allLabel}</option>
-        {search.studentIds && <option value={SOME}>{search.studentIds.length} chosen students</option>}
-        {search.classId && <option value={CLASS}>One class</option>}
+        {search.studentIds && (
+          <option value={SOME}>{t("picker.some", { count: search.studentIds.length })}</option>
+        )}
+        {search.classId && <option value={CLASS}>{t("picker.class")}</option>}
         {search.studentId && !students.some((student) => student.sourcedId === search.studentId) && (
-          <option value={search.studentId}>Chosen student</option>
+          <option value={search.studentId}>{t("picker.chosen")}</option>
         )}
         {students.map((student) => (
           <option key={student.sourcedId} value={student.sourcedId}>

@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import {
   Bar,
   BarChart,
@@ -10,14 +11,14 @@ import {
   YAxis,
 } from "recharts";
 import type { LearningMetrics } from "../../../shared/contracts/activity";
+import { shownLocale } from "../../lib/format";
 import { type MetricsGroup, periodsOf } from "./metrics-table";
-
-const SHORT_DAY = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
-const SHORT_MONTH = new Intl.DateTimeFormat("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
 
 function shortLabel(view: LearningMetrics["view"], period: string): string {
   const date = new Date(`${period}T12:00:00Z`);
-  return view === "monthly" ? SHORT_MONTH.format(date) : SHORT_DAY.format(date);
+  const options: Intl.DateTimeFormatOptions =
+    view === "monthly" ? { month: "short", year: "numeric" } : { month: "short", day: "numeric" };
+  return new Intl.DateTimeFormat(shownLocale(), { ...options, timeZone: "UTC" }).format(date);
 }
 
 /** XP per period, stacked by group, summed over the students shown; a dashed line for the goal. */
@@ -30,6 +31,8 @@ export function MetricsChart({
   groups: MetricsGroup[];
   goal: { value: number; label: string } | null;
 }) {
+  const { t } = useTranslation("learning-metrics");
+  const numbers = new Intl.NumberFormat(shownLocale());
   const index = new Map(groups.map((group, position) => [group.key, `g${position}`]));
   const byPeriod = new Map<string, Record<string, number | string>>(
     periodsOf(data.view, data.startDate, data.endDate).map((period) => [
@@ -80,7 +83,7 @@ export function MetricsChart({
                 color: "inherit",
               }}
               wrapperClassName="[--tooltip-bg:white] dark:[--tooltip-bg:#0f172a]"
-              formatter={(value, name) => [`${Number(value).toLocaleString()} XP`, name]}
+              formatter={(value, name) => [t("chart.xp", { xp: numbers.format(Number(value)) }), name]}
             />
             <Legend wrapperStyle={{ fontSize: 12, paddingTop: 8 }} />
             {groups.map((group) => (
@@ -111,9 +114,7 @@ export function MetricsChart({
           <svg aria-hidden="true" width="24" height="4" className="shrink-0">
             <line x1="0" y1="2" x2="24" y2="2" stroke="#dc2626" strokeWidth="2" strokeDasharray="6 4" />
           </svg>
-          <span>
-            {goal.label}: {goal.value.toLocaleString()} XP
-          </span>
+          <span>{t("chart.goal", { label: goal.label, xp: numbers.format(goal.value) })}</span>
         </p>
       )}
     </div>

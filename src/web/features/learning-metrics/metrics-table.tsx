@@ -1,6 +1,9 @@
+import { useTranslation } from "react-i18next";
 import type { LearningMetrics, MetricsView } from "../../../shared/contracts/activity";
 import { csvText } from "../../../shared/csv";
 import { addDays, weekStartOf } from "../../../shared/time-zone";
+import { shownLocale } from "../../lib/format";
+import { i18next } from "../../lib/i18n";
 
 /** A group (subject or app) of the metrics, with its place in the chart's colours. */
 export interface MetricsGroup {
@@ -11,11 +14,12 @@ export interface MetricsGroup {
 
 const PALETTE = ["#2563eb", "#059669", "#d97706", "#7c3aed", "#e11d48", "#0891b2", "#65a30d", "#64748b"];
 
-export const PERIOD_HEADINGS: Record<MetricsView, string> = {
-  daily: "Day",
-  weekly: "Week starting",
-  monthly: "Month",
-};
+/** The heading of the period column: "Day", "Week starting", "Month". */
+export function periodHeading(view: MetricsView): string {
+  return i18next.t(`learning-metrics:table.period.${view}`);
+}
+
+const column = (name: string) => i18next.t(`learning-metrics:table.columns.${name}`);
 
 /** Every group of the answer, by name, each with its colour. */
 export function groupsOf(data: LearningMetrics): MetricsGroup[] {
@@ -72,18 +76,21 @@ export function tableOf(
     data.students.map((student) => [student.sourcedId, `${student.givenName} ${student.familyName}`]),
   );
   const columns = [
-    { label: PERIOD_HEADINGS[data.view], isNumber: false },
-    ...(several ? [{ label: "Student", isNumber: false }] : []),
-    ...groups.map((group) => ({ label: `${group.name} XP`, isNumber: true })),
-    { label: "Total XP", isNumber: true },
+    { label: periodHeading(data.view), isNumber: false },
+    ...(several ? [{ label: column("student"), isNumber: false }] : []),
+    ...groups.map((group) => ({
+      label: i18next.t("learning-metrics:table.columns.groupXp", { group: group.name }),
+      isNumber: true,
+    })),
+    { label: column("totalXp"), isNumber: true },
     ...(options.showAllMetrics
       ? [
-          { label: "Active minutes", isNumber: true },
-          { label: "Wasted minutes", isNumber: true },
-          { label: "Questions", isNumber: true },
-          { label: "Correct", isNumber: true },
-          { label: "Accuracy %", isNumber: true },
-          { label: "Units mastered", isNumber: true },
+          { label: column("activeMinutes"), isNumber: true },
+          { label: column("wastedMinutes"), isNumber: true },
+          { label: column("questions"), isNumber: true },
+          { label: column("correct"), isNumber: true },
+          { label: column("accuracy"), isNumber: true },
+          { label: column("unitsMastered"), isNumber: true },
         ]
       : []),
   ];
@@ -176,6 +183,8 @@ export function downloadCsv(table: TableModel, fileName: string): void {
 }
 
 export function MetricsTable({ table, caption }: { table: TableModel; caption: string }) {
+  const { t } = useTranslation("learning-metrics");
+  const numbers = new Intl.NumberFormat(shownLocale());
   return (
     <div className="max-h-[32rem] overflow-auto rounded-lg border border-slate-200 dark:border-slate-800">
       <table className="w-full text-left text-sm">
@@ -210,10 +219,12 @@ export function MetricsTable({ table, caption }: { table: TableModel; caption: s
                     {cell === null ? (
                       <>
                         <span aria-hidden="true">—</span>
-                        <span className="sr-only">none</span>
+                        <span className="sr-only">{t("table.none")}</span>
                       </>
+                    ) : typeof cell === "number" ? (
+                      numbers.format(cell)
                     ) : (
-                      cell.toLocaleString()
+                      cell
                     )}
                   </td>
                 );

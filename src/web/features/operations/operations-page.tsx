@@ -1,19 +1,14 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { JobOutcome, JobRun, JobSummary } from "../../../shared/contracts/jobs";
 import { PageHeader } from "../../components/page-header";
 import { failureMessage } from "../../components/ui/dialog";
 import { buttonClass } from "../../components/ui/form";
-import { relativeTime } from "../../lib/format";
+import { instantLabel, relativeTime, shownLocale } from "../../lib/format";
+import { i18next } from "../../lib/i18n";
 import { Loading, QueryError, Section } from "../home/parts";
 import { jobsQuery, operationsKeys, runJobNow } from "./api";
-
-const OUTCOME_LABELS: Record<JobOutcome, string> = {
-  running: "Running",
-  succeeded: "Succeeded",
-  failed: "Failed",
-  retrying: "Failed, will retry",
-};
 
 const OUTCOME_CLASSES: Record<JobOutcome, string> = {
   running: "bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-100",
@@ -29,6 +24,7 @@ type Notice = { kind: "success" | "error"; text: string };
 
 /** The administrators' view of Dash's background jobs. */
 export function OperationsPage() {
+  const { t } = useTranslation("operations");
   const jobs = useQuery({
     ...jobsQuery,
     refetchInterval: (query) =>
@@ -37,14 +33,8 @@ export function OperationsPage() {
   const [notice, setNotice] = useState<Notice | null>(null);
   return (
     <div className="space-y-6">
-      <PageHeader
-        title="Operations"
-        description="The jobs Dash runs by itself: when each last ran, how it went, and when it runs next."
-      />
-      <Section
-        title="Background jobs"
-        description="Scheduled jobs run once per period whichever server process gets there first. A failed attempt is retried with growing waits; after the last one the job is kept as failed."
-      >
+      <PageHeader title={t("common:pages./app/admin/operations.title")} description={t("description")} />
+      <Section title={t("jobs.title")} description={t("jobs.description")}>
         <div aria-live="polite" className="mb-3">
           {notice && (
             <p
@@ -59,9 +49,9 @@ export function OperationsPage() {
           )}
         </div>
         {jobs.isError && (
-          <QueryError error={jobs.error} fallback="Could not load the jobs" onRetry={() => jobs.refetch()} />
+          <QueryError error={jobs.error} fallback={t("jobs.loadFailed")} onRetry={() => jobs.refetch()} />
         )}
-        {jobs.isPending && <Loading label="Loading the jobs" />}
+        {jobs.isPending && <Loading label={t("jobs.loading")} />}
         {jobs.data && <JobsTable jobs={jobs.data.data} onNotice={setNotice} />}
       </Section>
     </div>
@@ -69,31 +59,32 @@ export function OperationsPage() {
 }
 
 function JobsTable({ jobs, onNotice }: { jobs: JobSummary[]; onNotice: (notice: Notice) => void }) {
+  const { t } = useTranslation("operations");
   if (jobs.length === 0)
-    return <p className="text-sm text-slate-600 dark:text-slate-300">No background jobs are defined.</p>;
+    return <p className="text-sm text-slate-600 dark:text-slate-300">{t("jobs.none")}</p>;
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-left text-sm">
-        <caption className="sr-only">Background jobs, their latest run and their next run</caption>
+        <caption className="sr-only">{t("jobs.caption")}</caption>
         <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
           <tr>
             <th scope="col" className="py-2 pr-4">
-              Job
+              {t("jobs.job")}
             </th>
             <th scope="col" className="py-2 pr-4">
-              Schedule
+              {t("jobs.schedule")}
             </th>
             <th scope="col" className="py-2 pr-4">
-              Last run
+              {t("jobs.lastRun")}
             </th>
             <th scope="col" className="py-2 pr-4">
-              Queued · running · failed
+              {t("jobs.counts")}
             </th>
             <th scope="col" className="py-2 pr-4">
-              Next run
+              {t("jobs.nextRun")}
             </th>
             <th scope="col" className="py-2">
-              <span className="sr-only">Actions</span>
+              <span className="sr-only">{t("jobs.actions")}</span>
             </th>
           </tr>
         </thead>
@@ -104,7 +95,7 @@ function JobsTable({ jobs, onNotice }: { jobs: JobSummary[]; onNotice: (notice: 
                 <span className="font-mono font-semibold">{job.name}</span>
                 <span className="block text-xs text-slate-600 dark:text-slate-300">{job.description}</span>
               </th>
-              <td className="py-3 pr-4">{job.schedule ?? "When queued"}</td>
+              <td className="py-3 pr-4">{job.schedule ?? t("jobs.whenQueued")}</td>
               <td className="py-3 pr-4">
                 <LastRun run={job.lastRun} />
               </td>
@@ -124,13 +115,14 @@ function JobsTable({ jobs, onNotice }: { jobs: JobSummary[]; onNotice: (notice: 
 }
 
 function LastRun({ run }: { run: JobRun | null }) {
-  if (!run) return <span className="text-slate-600 dark:text-slate-300">Not run yet</span>;
+  const { t } = useTranslation("operations");
+  if (!run) return <span className="text-slate-600 dark:text-slate-300">{t("jobs.notRunYet")}</span>;
   return (
     <div className="space-y-1">
       <span
         className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${OUTCOME_CLASSES[run.outcome]}`}
       >
-        {OUTCOME_LABELS[run.outcome]}
+        {t(`outcome.${run.outcome}`)}
       </span>
       <span className="block">
         <Instant value={run.startedAt} />
@@ -139,7 +131,7 @@ function LastRun({ run }: { run: JobRun | null }) {
         )}
       </span>
       {run.requestedBy && (
-        <span className="block text-xs text-slate-600 dark:text-slate-300">Run by hand</span>
+        <span className="block text-xs text-slate-600 dark:text-slate-300">{t("jobs.byHand")}</span>
       )}
       {run.error && (
         <span className="block max-w-md text-xs break-words text-red-800 dark:text-red-300">{run.error}</span>
@@ -150,29 +142,36 @@ function LastRun({ run }: { run: JobRun | null }) {
 
 function Instant({ value }: { value: string }) {
   return (
-    <time dateTime={value} title={new Date(value).toLocaleString()}>
+    <time dateTime={value} title={instantLabel(value)}>
       {relativeTime(value)}
     </time>
   );
 }
 
+/** "850 ms", "2.5 s", "3 min", with the shown language's digits. */
 function durationLabel(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${Math.round(ms / 60_000)} min`;
+  const number = (value: number, digits: number) =>
+    new Intl.NumberFormat(shownLocale(), {
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    }).format(value);
+  if (ms < 1000) return i18next.t("operations:duration.milliseconds", { value: number(ms, 0) });
+  if (ms < 60_000) return i18next.t("operations:duration.seconds", { value: number(ms / 1000, 1) });
+  return i18next.t("operations:duration.minutes", { value: number(Math.round(ms / 60_000), 0) });
 }
 
 function RunNowButton({ name, onNotice }: { name: string; onNotice: (notice: Notice) => void }) {
+  const { t } = useTranslation("operations");
   const queryClient = useQueryClient();
   const [isBusy, setIsBusy] = useState(false);
   async function run() {
     setIsBusy(true);
     try {
       await runJobNow(name);
-      onNotice({ kind: "success", text: `${name} was queued to run now. This table updates as it runs.` });
+      onNotice({ kind: "success", text: t("runNow.queued", { name }) });
       await queryClient.invalidateQueries({ queryKey: operationsKeys.jobs });
     } catch (error) {
-      onNotice({ kind: "error", text: failureMessage(error, `Could not run ${name}. Try again.`) });
+      onNotice({ kind: "error", text: failureMessage(error, t("runNow.failed", { name })) });
     } finally {
       setIsBusy(false);
     }
@@ -182,10 +181,10 @@ function RunNowButton({ name, onNotice }: { name: string; onNotice: (notice: Not
       type="button"
       onClick={run}
       disabled={isBusy}
-      aria-label={`Run ${name} now`}
+      aria-label={t("runNow.label", { name })}
       className={buttonClass("secondary", "whitespace-nowrap")}
     >
-      {isBusy ? "Queuing…" : "Run now"}
+      {isBusy ? t("runNow.queuing") : t("runNow.button")}
     </button>
   );
 }

@@ -1,18 +1,18 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import {
   ACCESS_LOG_PAGE_SIZE,
   RETENTION_KINDS,
   RETENTION_RULES,
   type RetentionRun,
   type RetentionSettings,
-  SENSITIVE_ACCESS_LABELS,
 } from "../../../shared/contracts/privacy";
 import { PageHeader } from "../../components/page-header";
 import { ConfirmDialog, failureMessage } from "../../components/ui/dialog";
 import { buttonClass, NumberField, TextField } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
-import { gradeLabel } from "../../lib/format";
+import { gradeLabel, instantLabel } from "../../lib/format";
 import { userQuery } from "../admin/api";
 import { PersonPicker } from "../admin/people-search";
 import { useRefreshRoster } from "../admin/user-roles";
@@ -27,38 +27,35 @@ import {
   studentExportUrl,
 } from "./api";
 
-const STUDENTS = [{ value: "student", label: "Students" }] as const;
-
 /** The administrators' privacy centre. */
 export function PrivacyPage() {
+  const { t } = useTranslation("privacy");
   return (
     <div className="space-y-6">
-      <PageHeader
-        title="Privacy"
-        description="Download everything Dash holds about a student, anonymise a student, choose how long data is kept, and see who reached sensitive data."
-      />
+      <PageHeader title={t("common:pages./app/admin/privacy.title")} description={t("description")} />
       <PersonPicker
-        title="Find a student"
-        description="Their data can be downloaded as a .zip, or removed for good."
-        searchLabel="Search students"
-        roleChoices={STUDENTS}
-        pick="Data"
-        emptyDescription="Choose a student on the left."
-        emptyText="You will see what you can do with their data here."
+        title={t("picker.title")}
+        description={t("picker.description")}
+        searchLabel={t("picker.search")}
+        roleChoices={[{ value: "student", label: t("picker.students") }]}
+        pick={t("picker.pick")}
+        emptyDescription={t("picker.emptyDescription")}
+        emptyText={t("picker.emptyText")}
         details={(studentId) => <StudentData key={studentId} studentId={studentId} />}
       />
       <RetentionPanel />
-      <AccessLog personId={null} title="Sensitive-access log" />
+      <AccessLog personId={null} title={t("accessLog.title")} />
     </div>
   );
 }
 
 function StudentData({ studentId }: { studentId: string }) {
+  const { t } = useTranslation("privacy");
   const student = useQuery(userQuery(studentId));
   const [isAnonymising, setIsAnonymising] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  if (student.isError) return <QueryError error={student.error} fallback="Could not load the student" />;
-  if (!student.data) return <Loading label="Loading the student" />;
+  if (student.isError) return <QueryError error={student.error} fallback={t("student.loadFailed")} />;
+  if (!student.data) return <Loading label={t("student.loading")} />;
   const person = student.data.data;
   const name = fullName(person);
   const isAnonymised = person.status === "tobedeleted" && person.email === null && person.username === null;
@@ -76,33 +73,24 @@ function StudentData({ studentId }: { studentId: string }) {
           </p>
         )}
       </div>
-      <h3 className="font-semibold">Download their data</h3>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-        A .zip with their profile, classes, parents and guardians, activity, XP, goals, sign-ins and the logs
-        about them, with a README that says what each file holds. The download is recorded in the
-        sensitive-access log.
-      </p>
+      <h3 className="font-semibold">{t("student.downloadHeading")}</h3>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t("student.downloadBody")}</p>
       <a href={studentExportUrl(studentId)} download className={buttonClass("primary", "mt-3 inline-block")}>
-        Download all data of {name}
+        {t("student.download", { name })}
       </a>
 
-      <h3 className="mt-6 font-semibold">Anonymise</h3>
+      <h3 className="mt-6 font-semibold">{t("student.anonymiseHeading")}</h3>
       {isAnonymised ? (
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-          This student has been anonymised: only anonymous figures remain.
-        </p>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t("student.anonymised")}</p>
       ) : (
         <>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-            Removes their name, contact details, identifiers, demographics, password, sign-ins, parent links
-            and raw activity. Their XP and daily totals stay, under an anonymous name. This cannot be undone.
-          </p>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t("student.anonymiseBody")}</p>
           <button
             type="button"
             onClick={() => setIsAnonymising(true)}
             className="mt-3 rounded-lg border border-red-700 px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50 dark:border-red-400 dark:text-red-300 dark:hover:bg-slate-800"
           >
-            Anonymise {name}…
+            {t("student.anonymise", { name })}
           </button>
         </>
       )}
@@ -110,12 +98,12 @@ function StudentData({ studentId }: { studentId: string }) {
         <AnonymiseDialog
           studentId={studentId}
           name={name}
-          onDone={(displayName) => setNotice(`${name} was anonymised. Their record is now “${displayName}”.`)}
+          onDone={(displayName) => setNotice(t("student.anonymisedNotice", { name, displayName }))}
           onClose={() => setIsAnonymising(false)}
         />
       )}
       <div className="mt-6">
-        <AccessLog personId={studentId} title={`Sensitive access to ${name}'s data`} isNested />
+        <AccessLog personId={studentId} title={t("student.accessTitle", { name })} isNested />
       </div>
     </Section>
   );
@@ -132,36 +120,34 @@ function AnonymiseDialog({
   onDone: (displayName: string) => void;
   onClose: () => void;
 }) {
+  const { t } = useTranslation("privacy");
   const [confirm, setConfirm] = useState("");
   const [reason, setReason] = useState("");
   const refreshRoster = useRefreshRoster();
   const queryClient = useQueryClient();
   return (
     <ConfirmDialog
-      title={`Anonymise ${name}?`}
+      title={t("anonymiseDialog.title", { name })}
       message={
         <div className="space-y-3">
-          <p>
-            Their personal data is removed for good and they can no longer sign in. Their parents and
-            guardians are unlinked. XP and daily totals stay, without a name.
-          </p>
+          <p>{t("anonymiseDialog.body")}</p>
           <TextField
-            label={`Type “${name}” to confirm`}
+            label={t("anonymiseDialog.typeName", { name })}
             value={confirm}
             onChange={(event) => setConfirm(event.target.value)}
             autoComplete="off"
             required
           />
           <TextField
-            label="Reason"
+            label={t("anonymiseDialog.reason")}
             value={reason}
             onChange={(event) => setReason(event.target.value)}
-            placeholder="The family asked for their data to be erased"
+            placeholder={t("anonymiseDialog.reasonPlaceholder")}
             required
           />
         </div>
       }
-      confirmLabel="Anonymise"
+      confirmLabel={t("anonymiseDialog.confirm")}
       onConfirm={async () => {
         const result = await anonymiseStudent(studentId, { confirm, reason });
         await Promise.all([refreshRoster(), queryClient.invalidateQueries({ queryKey: privacyKeys.all })]);
@@ -173,28 +159,25 @@ function AnonymiseDialog({
 }
 
 function RetentionPanel() {
+  const { t } = useTranslation("privacy");
   const retention = useQuery(retentionQuery);
   return (
-    <Section
-      title="How long data is kept"
-      description="Once a day Dash removes data older than these limits. Sessions end by themselves and are removed within the hour."
-    >
-      {retention.isError && (
-        <QueryError error={retention.error} fallback="Could not load the retention settings" />
-      )}
+    <Section title={t("retention.title")} description={t("retention.description")}>
+      {retention.isError && <QueryError error={retention.error} fallback={t("retention.loadFailed")} />}
       {retention.data ? (
         <>
           <RetentionForm saved={retention.data.data.settings} />
           <LastRun run={retention.data.data.lastRun} />
         </>
       ) : (
-        !retention.isError && <Loading label="Loading the retention settings" />
+        !retention.isError && <Loading label={t("retention.loading")} />
       )}
     </Section>
   );
 }
 
 function RetentionForm({ saved }: { saved: RetentionSettings }) {
+  const { t } = useTranslation("privacy");
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Record<string, string>>(() =>
     Object.fromEntries(
@@ -218,9 +201,9 @@ function RetentionForm({ saved }: { saved: RetentionSettings }) {
     try {
       const result = await saveRetention(settings);
       queryClient.setQueryData(retentionQuery.queryKey, result);
-      setMessage({ ok: true, text: "Saved. The next daily clean-up applies these limits." });
+      setMessage({ ok: true, text: t("retention.saved") });
     } catch (error) {
-      setMessage({ ok: false, text: failureMessage(error, "Could not save the retention settings.") });
+      setMessage({ ok: false, text: failureMessage(error, t("retention.saveFailed")) });
     } finally {
       setIsSaving(false);
     }
@@ -233,12 +216,18 @@ function RetentionForm({ saved }: { saved: RetentionSettings }) {
           const rule = RETENTION_RULES[kind];
           return (
             <fieldset key={kind} className="rounded-xl border border-slate-200 p-4 dark:border-slate-700">
-              <legend className="px-1 font-semibold">{rule.label}</legend>
-              <p className="text-sm text-slate-600 dark:text-slate-300">{rule.description}</p>
+              <legend className="px-1 font-semibold">{t(`retention.kinds.${kind}.label`)}</legend>
+              <p className="text-sm text-slate-600 dark:text-slate-300">
+                {t(`retention.kinds.${kind}.description`)}
+              </p>
               <NumberField
                 className="mt-3"
-                label="Days to keep"
-                hint={`Between ${rule.minDays} and ${rule.maxDays} days. Default ${rule.defaultDays}.`}
+                label={t("retention.daysToKeep")}
+                hint={t("retention.daysHint", {
+                  min: rule.minDays,
+                  max: rule.maxDays,
+                  defaultDays: rule.defaultDays,
+                })}
                 inputMode="numeric"
                 min={rule.minDays}
                 max={rule.maxDays}
@@ -256,7 +245,7 @@ function RetentionForm({ saved }: { saved: RetentionSettings }) {
                   className="size-4"
                 />
                 <label htmlFor={`${checkboxId}-${kind}`} className="text-sm">
-                  Keep for good
+                  {t("retention.keepForGood")}
                 </label>
               </div>
             </fieldset>
@@ -265,7 +254,7 @@ function RetentionForm({ saved }: { saved: RetentionSettings }) {
       </div>
       <div className="mt-4 flex flex-wrap items-center gap-3">
         <button type="submit" disabled={isSaving} className={buttonClass("primary")}>
-          {isSaving ? "Saving…" : "Save retention settings"}
+          {isSaving ? t("retention.saving") : t("retention.save")}
         </button>
         <p
           role={message && !message.ok ? "alert" : "status"}
@@ -279,26 +268,27 @@ function RetentionForm({ saved }: { saved: RetentionSettings }) {
 }
 
 function LastRun({ run }: { run: RetentionRun | null }) {
+  const { t } = useTranslation("privacy");
   return (
     <div className="mt-6 rounded-xl bg-slate-50 p-4 text-sm dark:bg-slate-800">
-      <h3 className="font-semibold">Last clean-up</h3>
+      <h3 className="font-semibold">{t("lastRun.heading")}</h3>
       {!run ? (
-        <p className="mt-1 text-slate-600 dark:text-slate-300">
-          No clean-up has run yet. It runs once a day.
-        </p>
+        <p className="mt-1 text-slate-600 dark:text-slate-300">{t("lastRun.none")}</p>
       ) : (
         <>
           <p className="mt-1 text-slate-600 dark:text-slate-300">
             {run.finishedAt
-              ? `Finished ${new Date(run.finishedAt).toLocaleString()}.`
-              : `Started ${new Date(run.startedAt).toLocaleString()} and has not finished.`}
+              ? t("lastRun.finished", { when: instantLabel(run.finishedAt) })
+              : t("lastRun.started", { when: instantLabel(run.startedAt) })}
           </p>
           {run.removed && (
             <ul className="mt-2 grid gap-1 sm:grid-cols-2">
               {RETENTION_KINDS.map((kind) => (
-                <li key={kind}>
-                  {RETENTION_RULES[kind].label}:{" "}
-                  <span className="font-semibold tabular-nums">{run.removed?.[kind] ?? 0}</span> removed
+                <li key={kind} className="tabular-nums">
+                  {t("lastRun.removed", {
+                    kind: t(`retention.kinds.${kind}.label`),
+                    count: run.removed?.[kind] ?? 0,
+                  })}
                 </li>
               ))}
             </ul>
@@ -318,56 +308,55 @@ function AccessLog({
   title: string;
   isNested?: boolean;
 }) {
+  const { t } = useTranslation("privacy");
   const [offset, setOffset] = useState(0);
   const log = useQuery(accessLogQuery(personId, offset));
   const body = (
     <>
       {log.isError && (
-        <QueryError error={log.error} fallback="Could not load the log" onRetry={() => log.refetch()} />
+        <QueryError error={log.error} fallback={t("accessLog.loadFailed")} onRetry={() => log.refetch()} />
       )}
-      {log.isPending && <Loading label="Loading the log" />}
+      {log.isPending && <Loading label={t("accessLog.loading")} />}
       {log.data &&
         (log.data.total === 0 ? (
-          <p className="text-sm text-slate-600 dark:text-slate-300">Nobody has reached sensitive data yet.</p>
+          <p className="text-sm text-slate-600 dark:text-slate-300">{t("accessLog.none")}</p>
         ) : (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm">
               <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
                 <tr>
                   <th scope="col" className="py-2 pr-4">
-                    When
+                    {t("accessLog.when")}
                   </th>
                   <th scope="col" className="py-2 pr-4">
-                    Who
+                    {t("accessLog.who")}
                   </th>
                   <th scope="col" className="py-2 pr-4">
-                    What
+                    {t("accessLog.what")}
                   </th>
                   {!personId && (
                     <th scope="col" className="py-2 pr-4">
-                      About
+                      {t("accessLog.about")}
                     </th>
                   )}
                   <th scope="col" className="py-2">
-                    Detail
+                    {t("accessLog.detail")}
                   </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
                 {log.data.data.map((entry) => (
                   <tr key={entry.id}>
-                    <td className="py-2 pr-4 whitespace-nowrap">
-                      {new Date(entry.createdAt).toLocaleString()}
-                    </td>
+                    <td className="py-2 pr-4 whitespace-nowrap">{instantLabel(entry.createdAt)}</td>
                     <td className="py-2 pr-4">
                       {entry.actor.name}
                       {entry.realActor && (
                         <span className="block text-xs text-slate-500">
-                          signed in as {entry.realActor.name}
+                          {t("accessLog.signedInAs", { name: entry.realActor.name })}
                         </span>
                       )}
                     </td>
-                    <td className="py-2 pr-4">{SENSITIVE_ACCESS_LABELS[entry.kind]}</td>
+                    <td className="py-2 pr-4">{t(`accessLog.kinds.${entry.kind}`)}</td>
                     {!personId && <td className="py-2 pr-4">{entry.person?.name ?? "—"}</td>}
                     <td className="py-2">{entry.detail ?? "—"}</td>
                   </tr>
@@ -379,7 +368,7 @@ function AccessLog({
               limit={ACCESS_LOG_PAGE_SIZE}
               total={log.data.total}
               onChange={setOffset}
-              label="log entries"
+              label={t("accessLog.entries")}
             />
           </div>
         ))}
@@ -393,10 +382,7 @@ function AccessLog({
       </div>
     );
   return (
-    <Section
-      title={title}
-      description="Every download of a student's data, viewing Dash as someone and anonymisation, newest first."
-    >
+    <Section title={title} description={t("accessLog.description")}>
       {body}
     </Section>
   );

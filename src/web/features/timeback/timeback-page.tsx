@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { type LearningMetricsRow, learningMetricsResponseSchema } from "../../../shared/contracts/activity";
 import { addDays, weekStartOf } from "../../../shared/time-zone";
@@ -53,6 +54,7 @@ export function timebackPeriods(
 
 /** /app/timeback: minutes spent learning, minutes wasted and minutes won back, by day or week. */
 export function TimebackPage() {
+  const { t } = useTranslation("timeback");
   const { activeRole, user } = useAuth();
   const [picked, setPicked] = useState<PickedStudent | null>(null);
   const [view, setView] = useState<View>("daily");
@@ -92,10 +94,7 @@ export function TimebackPage() {
 
   return (
     <div>
-      <PageHeader
-        title="Timeback"
-        description="Minutes of focused learning, minutes wasted, and the minutes won back: XP credits learning in minutes, so XP beyond the time spent is time back."
-      />
+      <PageHeader title={t("common:pages./app/timeback.title")} description={t("description")} />
       <Card className="mb-6">
         <div className="flex flex-wrap items-end gap-4">
           {activeRole !== "student" && (
@@ -104,7 +103,7 @@ export function TimebackPage() {
             </div>
           )}
           <fieldset className="flex gap-2">
-            <legend className="sr-only">Period</legend>
+            <legend className="sr-only">{t("period")}</legend>
             {(["daily", "weekly"] as const).map((option) => (
               <label
                 key={option}
@@ -118,7 +117,7 @@ export function TimebackPage() {
                   onChange={() => setView(option)}
                   className="sr-only"
                 />
-                {option === "daily" ? "Last 4 weeks, by day" : "Last 12 weeks, by week"}
+                {t(`views.${option}`)}
               </label>
             ))}
           </fieldset>
@@ -133,14 +132,17 @@ export function TimebackPage() {
         <div className="space-y-6">
           <div className="grid gap-4 sm:grid-cols-3">
             {[
-              ["Time on task", totals.active, "text-brand-700 dark:text-brand-100"],
-              ["Time back", totals.saved, "text-emerald-700 dark:text-emerald-300"],
-              ["Time wasted", totals.wasted, "text-amber-700 dark:text-amber-300"],
+              [t("totals.active"), totals.active, "text-brand-700 dark:text-brand-100"],
+              [t("totals.saved"), totals.saved, "text-emerald-700 dark:text-emerald-300"],
+              [t("totals.wasted"), totals.wasted, "text-amber-700 dark:text-amber-300"],
             ].map(([label, minutes, color]) => (
               <Card key={label as string}>
                 <p className="text-sm text-slate-600 dark:text-slate-300">{label}</p>
                 <p className={`mt-1 text-3xl font-extrabold ${color}`}>
-                  {Math.floor((minutes as number) / 60)} h {(minutes as number) % 60} min
+                  {t("hoursMinutes", {
+                    hours: Math.floor((minutes as number) / 60),
+                    minutes: (minutes as number) % 60,
+                  })}
                 </p>
               </Card>
             ))}
@@ -148,14 +150,10 @@ export function TimebackPage() {
           <Card>
             <h2 className="text-lg font-bold">{student.name}</h2>
             {totals.active + totals.wasted === 0 ? (
-              <p className="mt-2 text-slate-600 dark:text-slate-300">No learning reported in this period.</p>
+              <p className="mt-2 text-slate-600 dark:text-slate-300">{t("noLearning")}</p>
             ) : (
               <>
-                <div
-                  className="mt-4 h-72"
-                  role="img"
-                  aria-label={`Minutes per ${view === "daily" ? "day" : "week"}: on task, back and wasted`}
-                >
+                <div className="mt-4 h-72" role="img" aria-label={t("chartLabel", { view })}>
                   <ResponsiveContainer width="100%" height="100%">
                     <BarChart data={chartData}>
                       <CartesianGrid strokeDasharray="3 3" vertical={false} />
@@ -163,46 +161,51 @@ export function TimebackPage() {
                       <YAxis
                         tick={{ fontSize: 11 }}
                         width={40}
-                        label={{ value: "minutes", angle: -90, position: "insideLeft", fontSize: 11 }}
+                        label={{ value: t("axisMinutes"), angle: -90, position: "insideLeft", fontSize: 11 }}
                       />
                       <Tooltip />
                       <Legend />
                       <Bar
                         dataKey="activeMinutes"
-                        name="On task"
+                        name={t("series.active")}
                         stackId="time"
                         fill="#2563eb"
                         isAnimationActive={false}
                       />
                       <Bar
                         dataKey="savedMinutes"
-                        name="Back"
+                        name={t("series.saved")}
                         stackId="time"
                         fill="#059669"
                         isAnimationActive={false}
                       />
-                      <Bar dataKey="wastedMinutes" name="Wasted" fill="#d97706" isAnimationActive={false} />
+                      <Bar
+                        dataKey="wastedMinutes"
+                        name={t("series.wasted")}
+                        fill="#d97706"
+                        isAnimationActive={false}
+                      />
                     </BarChart>
                   </ResponsiveContainer>
                 </div>
                 <table className="mt-6 w-full text-left text-sm">
-                  <caption className="sr-only">Minutes per period</caption>
+                  <caption className="sr-only">{t("tableCaption")}</caption>
                   <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
                     <tr>
                       <th scope="col" className="py-2">
-                        {view === "daily" ? "Day" : "Week of"}
+                        {t("periodColumn", { view })}
                       </th>
                       <th scope="col" className="py-2 text-right">
-                        On task
+                        {t("series.active")}
                       </th>
                       <th scope="col" className="py-2 text-right">
-                        Back
+                        {t("series.saved")}
                       </th>
                       <th scope="col" className="py-2 text-right">
-                        Wasted
+                        {t("series.wasted")}
                       </th>
                       <th scope="col" className="py-2 text-right">
-                        XP
+                        {t("xp")}
                       </th>
                     </tr>
                   </thead>
@@ -210,9 +213,15 @@ export function TimebackPage() {
                     {periods.map((period) => (
                       <tr key={period.period}>
                         <td className="py-1.5">{dayLabel(period.period)}</td>
-                        <td className="py-1.5 text-right">{period.activeMinutes} min</td>
-                        <td className="py-1.5 text-right">{period.savedMinutes} min</td>
-                        <td className="py-1.5 text-right">{period.wastedMinutes} min</td>
+                        <td className="py-1.5 text-right">
+                          {t("minutes", { minutes: period.activeMinutes })}
+                        </td>
+                        <td className="py-1.5 text-right">
+                          {t("minutes", { minutes: period.savedMinutes })}
+                        </td>
+                        <td className="py-1.5 text-right">
+                          {t("minutes", { minutes: period.wastedMinutes })}
+                        </td>
                         <td className="py-1.5 text-right">{period.xp}</td>
                       </tr>
                     ))}

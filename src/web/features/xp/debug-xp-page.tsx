@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { XpDayEvent } from "../../../shared/contracts/activity";
 import { computeXp, DEFAULT_XP_RULES, type XpInput, type XpRules } from "../../../shared/xp-rules";
 import { Card, PageHeader } from "../../components/page-header";
@@ -20,18 +21,19 @@ const EMPTY_INPUT: XpInput = {
   antiPatternSeconds: 0,
 };
 
-const FIELDS: { key: keyof XpInput; label: string; min: number; step: number }[] = [
-  { key: "baseXp", label: "Expected XP", min: 0, step: 0.01 },
-  { key: "totalQuestions", label: "Questions", min: 0, step: 1 },
-  { key: "correctQuestions", label: "Correct", min: 0, step: 1 },
-  { key: "attempt", label: "Attempt", min: 1, step: 1 },
-  { key: "activeSeconds", label: "Active seconds", min: 0, step: 1 },
-  { key: "wasteSeconds", label: "Wasted seconds", min: 0, step: 1 },
-  { key: "antiPatternSeconds", label: "Anti-pattern seconds", min: 0, step: 1 },
+const FIELDS: { key: keyof XpInput; min: number; step: number }[] = [
+  { key: "baseXp", min: 0, step: 0.01 },
+  { key: "totalQuestions", min: 0, step: 1 },
+  { key: "correctQuestions", min: 0, step: 1 },
+  { key: "attempt", min: 1, step: 1 },
+  { key: "activeSeconds", min: 0, step: 1 },
+  { key: "wasteSeconds", min: 0, step: 1 },
+  { key: "antiPatternSeconds", min: 0, step: 1 },
 ];
 
 /** Administrators: any student's day by id or search, and a what-if calculator of the XP rules. */
 export function DebugXpPage() {
+  const { t } = useTranslation("xp");
   const [student, setStudent] = useState<PickedStudent | null>(null);
   const [date, setDate] = useState<string | undefined>(undefined);
   const [idText, setIdText] = useState("");
@@ -71,14 +73,11 @@ export function DebugXpPage() {
   const loaded = day.data?.data.student;
   return (
     <div>
-      <PageHeader
-        title="XP debugger"
-        description="Inspect any student's day and recompute XP with the same rules the server uses."
-      />
+      <PageHeader title={t("common:pages./app/debug/xp.title")} description={t("debugXp.description")} />
       <div className="grid gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="min-w-0 space-y-6">
           <Card>
-            <h2 className="text-lg font-bold">Student and day</h2>
+            <h2 className="text-lg font-bold">{t("debugXp.studentAndDay")}</h2>
             <div className="mt-4 grid gap-6 md:grid-cols-2">
               <StudentPicker
                 selected={student}
@@ -89,7 +88,7 @@ export function DebugXpPage() {
               />
               <form onSubmit={openById} className="flex items-end gap-2">
                 <TextField
-                  label="Or student id"
+                  label={t("debugXp.orStudentId")}
                   value={idText}
                   onChange={(event) => setIdText(event.target.value)}
                   autoComplete="off"
@@ -97,13 +96,16 @@ export function DebugXpPage() {
                   className="min-w-0 flex-1"
                 />
                 <button type="submit" className={buttonClass("secondary", "py-2.5")}>
-                  Open
+                  {t("debugXp.open")}
                 </button>
               </form>
             </div>
             {student && loaded && (
               <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">
-                Showing {loaded.givenName} {loaded.familyName} ({loaded.sourcedId}).
+                {t("debugXp.showing", {
+                  name: `${loaded.givenName} ${loaded.familyName}`,
+                  id: loaded.sourcedId,
+                })}
               </p>
             )}
             {student && shownDate && (
@@ -115,7 +117,7 @@ export function DebugXpPage() {
           {student ? (
             <XpDayResult query={day} onInspect={inspect} />
           ) : (
-            <p className="text-slate-600 dark:text-slate-300">Search for a student or enter their id.</p>
+            <p className="text-slate-600 dark:text-slate-300">{t("debugXp.searchOrId")}</p>
           )}
           <LearningSettingsCard />
         </div>
@@ -141,26 +143,24 @@ function WhatIf({
   from: string | null;
   onChange: (input: XpInput) => void;
 }) {
+  const { t } = useTranslation("xp");
   const award = computeXp(input, rules);
-  const problem =
-    input.correctQuestions > input.totalQuestions ? "Correct answers cannot exceed the questions." : null;
+  const problem = input.correctQuestions > input.totalQuestions ? t("whatIf.tooManyCorrect") : null;
   return (
     <div className="min-w-0 xl:sticky xl:top-4 xl:self-start">
       <Card>
         <section id="what-if" aria-labelledby="what-if-heading" className="scroll-mt-4">
           <h2 id="what-if-heading" tabIndex={-1} className="text-lg font-bold">
-            What-if calculator
+            {t("whatIf.heading")}
           </h2>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-            {from
-              ? `Loaded from “${from}”. Change a figure to see what it would earn.`
-              : "Enter an activity's figures to see the XP the rules give it."}
+            {from ? t("whatIf.loadedFrom", { from }) : t("whatIf.enterFigures")}
           </p>
           <div className="mt-4 grid grid-cols-2 gap-3">
             {FIELDS.map((field) => (
               <NumberField
                 key={field.key}
-                label={field.label}
+                label={t(`whatIf.fields.${field.key}`)}
                 min={field.min}
                 step={field.step}
                 value={Number.isNaN(input[field.key]) ? "" : input[field.key]}
@@ -178,7 +178,7 @@ function WhatIf({
               </p>
             ) : (
               <>
-                <p className="text-sm text-slate-600 dark:text-slate-300">Would earn</p>
+                <p className="text-sm text-slate-600 dark:text-slate-300">{t("whatIf.wouldEarn")}</p>
                 <p className={`text-2xl font-extrabold tabular-nums ${amountClass(award.xp)}`}>
                   {formatXp(award.xp)}
                 </p>
@@ -188,18 +188,19 @@ function WhatIf({
           </div>
           <details className="mt-4 text-sm">
             <summary className="cursor-pointer font-medium text-brand-700 dark:text-brand-100">
-              The rules in use
+              {t("whatIf.rulesInUse")}
             </summary>
             <ul className="mt-2 space-y-1 text-slate-700 dark:text-slate-200">
-              <li>Below {Math.round(rules.accuracyFloor * 100)}% accuracy: nothing.</li>
+              <li>{t("whatIf.ruleFloor", { percent: Math.round(rules.accuracyFloor * 100) })}</li>
               <li>
-                First attempt: × {rules.firstAttemptPerfect} at 100%, × {rules.firstAttemptPassing} otherwise.
+                {t("whatIf.ruleFirstAttempt", {
+                  perfect: rules.firstAttemptPerfect,
+                  passing: rules.firstAttemptPassing,
+                })}
               </li>
-              <li>
-                Retries: × {rules.retryPerfect} at 100%, × {rules.retryPassing} otherwise.
-              </li>
-              <li>Wasted time takes its share of the XP away.</li>
-              <li>Gaming the app: − {rules.gamingPenaltyPerMinute} XP per minute of anti-pattern time.</li>
+              <li>{t("whatIf.ruleRetries", { perfect: rules.retryPerfect, passing: rules.retryPassing })}</li>
+              <li>{t("whatIf.ruleWaste")}</li>
+              <li>{t("whatIf.ruleGaming", { penalty: rules.gamingPenaltyPerMinute })}</li>
             </ul>
           </details>
         </section>

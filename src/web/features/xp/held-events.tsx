@@ -1,43 +1,30 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { HeldEvent, HeldEventStatus } from "../../../shared/contracts/activity";
 import { Card } from "../../components/page-header";
 import { Dialog, failureMessage } from "../../components/ui/dialog";
 import { buttonClass } from "../../components/ui/form";
+import { dayLabel, instantLabel } from "../../lib/format";
 import { homeKeys } from "../home/api";
 import { approveHeldEvent, dismissHeldEvent, heldEventsQuery, xpKeys } from "./api";
 import { SELECT_CLASS } from "./student-picker";
-import { formatDate, formatXp } from "./xp-history";
+import { formatXp } from "./xp-history";
 
-const STATUS_CHOICES: { value: HeldEventStatus | "all"; label: string }[] = [
-  { value: "pending", label: "Waiting for review" },
-  { value: "approved", label: "Approved" },
-  { value: "dismissed", label: "Dismissed" },
-  { value: "all", label: "All" },
-];
+const STATUS_CHOICES: (HeldEventStatus | "all")[] = ["pending", "approved", "dismissed", "all"];
 
-const STATUS_BADGES: Record<HeldEventStatus, { label: string; className: string }> = {
-  pending: {
-    label: "Waiting",
-    className: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-100",
-  },
-  approved: {
-    label: "Approved",
-    className: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100",
-  },
-  dismissed: {
-    label: "Dismissed",
-    className: "bg-slate-200 text-slate-800 dark:bg-slate-800 dark:text-slate-100",
-  },
+const STATUS_BADGES: Record<HeldEventStatus, string> = {
+  pending: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-100",
+  approved: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100",
+  dismissed: "bg-slate-200 text-slate-800 dark:bg-slate-800 dark:text-slate-100",
 };
-
-const minutes = (seconds: number) => `${Math.round(seconds / 60).toLocaleString()} min`;
 
 /**
  * Activity that learning apps reported past the XP a student's day may earn without a person
  * looking: the administrator sees every student's, a Guide their own students'.
  */
 export function HeldForReview() {
+  const { t } = useTranslation("xp");
   const [status, setStatus] = useState<HeldEventStatus | "all">("pending");
   const [deciding, setDeciding] = useState<{ event: HeldEvent; action: "approve" | "dismiss" } | null>(null);
   const held = useQuery(heldEventsQuery(status));
@@ -48,16 +35,15 @@ export function HeldForReview() {
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div className="max-w-2xl">
           <h2 id={ids.heading} className="text-lg font-bold">
-            Held for review
+            {t("held.heading")}
           </h2>
           <p id={ids.description} className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-            When an app reports more XP for a student's day than Dash credits on its own, the extra activity
-            waits here. Approve it to add its XP, or dismiss it with a reason.
+            {t("held.intro")}
           </p>
         </div>
         <div>
           <label htmlFor={ids.status} className="text-sm font-medium">
-            Show
+            {t("held.show")}
           </label>
           <select
             id={ids.status}
@@ -66,8 +52,8 @@ export function HeldForReview() {
             className={SELECT_CLASS}
           >
             {STATUS_CHOICES.map((choice) => (
-              <option key={choice.value} value={choice.value}>
-                {choice.label}
+              <option key={choice} value={choice}>
+                {t(`held.choices.${choice}`)}
               </option>
             ))}
           </select>
@@ -75,13 +61,13 @@ export function HeldForReview() {
       </div>
       {held.isError ? (
         <p role="alert" className="mt-4 text-sm text-red-700 dark:text-red-300">
-          Could not load the held activity: {held.error.message}
+          {t("held.loadFailed", { message: held.error.message })}
         </p>
       ) : held.isPending ? (
-        <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">Loading…</p>
+        <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">{t("loading")}</p>
       ) : held.data.data.length === 0 ? (
         <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">
-          {status === "pending" ? "Nothing is waiting for review." : "No activity here."}
+          {status === "pending" ? t("held.nothingWaiting") : t("held.noActivity")}
         </p>
       ) : (
         <div className="mt-4 overflow-x-auto">
@@ -89,25 +75,25 @@ export function HeldForReview() {
             <thead>
               <tr className="border-b border-slate-200 text-left dark:border-slate-700">
                 <th scope="col" className="py-2 pr-4 font-semibold">
-                  Student
+                  {t("held.columns.student")}
                 </th>
                 <th scope="col" className="py-2 pr-4 font-semibold">
-                  Activity
+                  {t("held.columns.activity")}
                 </th>
                 <th scope="col" className="py-2 pr-4 font-semibold">
-                  Figures
+                  {t("held.columns.figures")}
                 </th>
                 <th scope="col" className="py-2 pr-4 text-right font-semibold">
-                  XP
+                  {t("held.columns.xp")}
                 </th>
                 <th scope="col" className="py-2 pr-4 font-semibold">
-                  Why it is held
+                  {t("held.columns.why")}
                 </th>
                 <th scope="col" className="py-2 pr-4 font-semibold">
-                  Status
+                  {t("held.columns.status")}
                 </th>
                 <th scope="col" className="py-2 font-semibold">
-                  <span className="sr-only">Actions</span>
+                  <span className="sr-only">{t("held.columns.actions")}</span>
                 </th>
               </tr>
             </thead>
@@ -137,22 +123,22 @@ function HeldEventRow({
   event: HeldEvent;
   onDecide: (action: "approve" | "dismiss") => void;
 }) {
-  const badge = STATUS_BADGES[event.status];
-  const who = `${event.activityName ?? event.subject} for ${event.studentName}`;
+  const { t } = useTranslation("xp");
+  const who = { what: event.activityName ?? event.subject, name: event.studentName };
   return (
     <tr className="align-top">
       <td className="py-3 pr-4 font-medium">{event.studentName}</td>
       <td className="py-3 pr-4">
         <p>{event.activityName ?? event.subject}</p>
         <p className="text-xs text-slate-600 dark:text-slate-400">
-          {[event.appName ?? "Unknown app", event.subject, formatDate(event.localDate)].join(" · ")}
+          {[event.appName ?? t("held.unknownApp"), event.subject, dayLabel(event.localDate)].join(" · ")}
         </p>
       </td>
       <td className="py-3 pr-4 whitespace-nowrap">
-        <p>{minutes(event.activeSeconds)} active</p>
+        <p>{t("held.active", { minutes: Math.round(event.activeSeconds / 60) })}</p>
         {event.totalQuestions > 0 && (
           <p className="text-xs text-slate-600 dark:text-slate-400">
-            {event.correctQuestions} of {event.totalQuestions} correct
+            {t("held.correct", { correct: event.correctQuestions, total: event.totalQuestions })}
           </p>
         )}
       </td>
@@ -163,13 +149,19 @@ function HeldEventRow({
         {event.heldReason.replace(/^Held for review: /, "")}
       </td>
       <td className="py-3 pr-4">
-        <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${badge.className}`}>
-          {badge.label}
+        <span
+          className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_BADGES[event.status]}`}
+        >
+          {t(`held.badges.${event.status}`)}
         </span>
         {event.reviewerName && (
           <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-            by {event.reviewerName}
-            {event.reviewedAt && `, ${new Date(event.reviewedAt).toLocaleString()}`}
+            {event.reviewedAt
+              ? t("held.reviewedByAt", {
+                  name: event.reviewerName,
+                  when: instantLabel(event.reviewedAt),
+                })
+              : t("held.reviewedBy", { name: event.reviewerName })}
             {event.reviewNote && `: ${event.reviewNote}`}
           </p>
         )}
@@ -180,18 +172,18 @@ function HeldEventRow({
             <button
               type="button"
               onClick={() => onDecide("approve")}
-              aria-label={`Approve ${who}`}
+              aria-label={t("held.approveLabel", who)}
               className={buttonClass("primary")}
             >
-              Approve
+              {t("held.approve")}
             </button>
             <button
               type="button"
               onClick={() => onDecide("dismiss")}
-              aria-label={`Dismiss ${who}`}
+              aria-label={t("held.dismissLabel", who)}
               className={buttonClass("secondary")}
             >
-              Dismiss
+              {t("held.dismiss")}
             </button>
           </div>
         )}
@@ -210,6 +202,7 @@ function DecisionDialog({
   action: "approve" | "dismiss";
   onClose: () => void;
 }) {
+  const { t } = useTranslation("xp");
   const queryClient = useQueryClient();
   const [text, setText] = useState("");
   const [isBusy, setIsBusy] = useState(false);
@@ -219,7 +212,7 @@ function DecisionDialog({
 
   async function submit(form: FormEvent) {
     form.preventDefault();
-    if (!isApproval && text.trim().length < 3) return setFailure("Give a reason of at least 3 characters.");
+    if (!isApproval && text.trim().length < 3) return setFailure(t("held.reasonTooShort"));
     setIsBusy(true);
     setFailure(null);
     try {
@@ -230,24 +223,27 @@ function DecisionDialog({
       queryClient.invalidateQueries({ queryKey: homeKeys.all });
       onClose();
     } catch (error) {
-      setFailure(failureMessage(error, "That did not work. Try again."));
+      setFailure(failureMessage(error, t("common:dialog.failed")));
       setIsBusy(false);
     }
   }
 
   return (
     <Dialog
-      title={isApproval ? "Approve this activity?" : "Dismiss this activity?"}
-      description={
-        isApproval
-          ? `${event.studentName} gets ${formatXp(event.xp)} in ${event.subject} for ${event.activityName ?? "this activity"}.`
-          : `${event.studentName} does not get the ${formatXp(event.xp)} for ${event.activityName ?? "this activity"}.`
-      }
+      title={t("held.dialog.title", { action })}
+      description={t("held.dialog.description", {
+        action,
+        named: event.activityName ? "yes" : "no",
+        name: event.studentName,
+        amount: formatXp(event.xp),
+        subject: event.subject,
+        activity: event.activityName ?? "",
+      })}
       onClose={onClose}
     >
       <form onSubmit={submit} noValidate className="mt-4">
         <label htmlFor={textId} className="text-sm font-medium">
-          {isApproval ? "Note (optional)" : "Reason"}
+          {isApproval ? t("held.dialog.note") : t("held.dialog.reason")}
         </label>
         <textarea
           id={textId}
@@ -265,10 +261,10 @@ function DecisionDialog({
         )}
         <div className="mt-6 flex justify-end gap-3">
           <button type="button" onClick={onClose} className={buttonClass("secondary")}>
-            Cancel
+            {t("common:dialog.cancel")}
           </button>
           <button type="submit" disabled={isBusy} className={buttonClass("primary")}>
-            {isBusy ? "Saving…" : isApproval ? "Approve and credit XP" : "Dismiss"}
+            {isBusy ? t("held.dialog.saving") : isApproval ? t("held.dialog.approve") : t("held.dismiss")}
           </button>
         </div>
       </form>

@@ -1,24 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { LearningSettings } from "../../../shared/contracts/activity";
 import { DEFAULT_XP_RULES, type XpRules } from "../../../shared/xp-rules";
 import { Card } from "../../components/page-header";
 import { buttonClass, NUMBER_INPUT_CLASS, NumberField } from "../../components/ui/form";
 import { learningSettingsQuery, saveLearningSettings, xpKeys } from "./api";
 
-const RULE_FIELDS: { key: keyof XpRules; label: string; hint: string; step: number; max: number }[] = [
-  {
-    key: "accuracyFloor",
-    label: "Accuracy floor",
-    hint: "0.8 = below 80% earns nothing",
-    step: 0.01,
-    max: 1,
-  },
-  { key: "firstAttemptPerfect", label: "First attempt, 100%", hint: "× expected XP", step: 0.05, max: 5 },
-  { key: "firstAttemptPassing", label: "First attempt, passing", hint: "× expected XP", step: 0.05, max: 5 },
-  { key: "retryPerfect", label: "Retry, 100%", hint: "× expected XP", step: 0.05, max: 5 },
-  { key: "retryPassing", label: "Retry, passing", hint: "× expected XP", step: 0.05, max: 5 },
-  { key: "gamingPenaltyPerMinute", label: "Gaming penalty", hint: "XP taken per minute", step: 0.5, max: 10 },
+const RULE_FIELDS: { key: keyof XpRules; step: number; max: number }[] = [
+  { key: "accuracyFloor", step: 0.01, max: 1 },
+  { key: "firstAttemptPerfect", step: 0.05, max: 5 },
+  { key: "firstAttemptPassing", step: 0.05, max: 5 },
+  { key: "retryPerfect", step: 0.05, max: 5 },
+  { key: "retryPassing", step: 0.05, max: 5 },
+  { key: "gamingPenaltyPerMinute", step: 0.5, max: 10 },
 ];
 
 type GoalRow = { id: number; subject: string; xp: string };
@@ -28,6 +23,7 @@ const toRows = (goals: Record<string, number>): GoalRow[] =>
 
 /** Administrators: the XP rules and default daily goals the whole school runs on. */
 export function LearningSettingsCard() {
+  const { t } = useTranslation("xp");
   const baseId = useId();
   const queryClient = useQueryClient();
   const settings = useQuery(learningSettingsQuery);
@@ -69,28 +65,25 @@ export function LearningSettingsCard() {
     <Card>
       <section aria-labelledby={`${baseId}-heading`}>
         <h2 id={`${baseId}-heading`} className="text-lg font-bold">
-          XP rules and daily goals
+          {t("settings.heading")}
         </h2>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-          The school's rules for every student. Changes apply to activity that arrives from now on; XP already
-          awarded stays as it was.
-        </p>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t("settings.intro")}</p>
         {settings.isError ? (
           <p role="alert" className="mt-4 text-sm text-red-700 dark:text-red-300">
-            Could not load the settings: {settings.error.message}
+            {t("settings.loadFailed", { message: settings.error.message })}
           </p>
         ) : !rules ? (
-          <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">Loading…</p>
+          <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">{t("loading")}</p>
         ) : (
           <form onSubmit={submit} noValidate className="mt-4 space-y-5">
             <fieldset>
-              <legend className="text-sm font-semibold">XP rules</legend>
+              <legend className="text-sm font-semibold">{t("settings.rulesLegend")}</legend>
               <div className="mt-2 grid grid-cols-2 gap-3 sm:grid-cols-3">
                 {RULE_FIELDS.map((field) => (
                   <NumberField
                     key={field.key}
-                    label={field.label}
-                    hint={field.hint}
+                    label={t(`settings.rules.${field.key}.label`)}
+                    hint={t(`settings.rules.${field.key}.hint`)}
                     min={0}
                     max={field.max}
                     step={field.step}
@@ -102,13 +95,13 @@ export function LearningSettingsCard() {
               </div>
             </fieldset>
             <fieldset>
-              <legend className="text-sm font-semibold">Daily XP goal per subject</legend>
+              <legend className="text-sm font-semibold">{t("settings.goalsLegend")}</legend>
               <ul className="mt-2 space-y-2">
                 {goals.map((row, index) => (
                   <li key={row.id} className="flex items-end gap-2">
                     <div className="min-w-0 flex-1">
                       <label htmlFor={`${baseId}-subject-${row.id}`} className="sr-only">
-                        Subject {index + 1}
+                        {t("settings.subjectNumber", { number: index + 1 })}
                       </label>
                       <input
                         id={`${baseId}-subject-${row.id}`}
@@ -127,7 +120,11 @@ export function LearningSettingsCard() {
                     </div>
                     <div className="w-28">
                       <label htmlFor={`${baseId}-goal-${row.id}`} className="sr-only">
-                        {row.subject || `Subject ${index + 1}`} daily goal in XP
+                        {t("settings.goalLabel", {
+                          named: row.subject ? "yes" : "no",
+                          subject: row.subject,
+                          number: index + 1,
+                        })}
                       </label>
                       <input
                         id={`${baseId}-goal-${row.id}`}
@@ -150,10 +147,14 @@ export function LearningSettingsCard() {
                     <button
                       type="button"
                       className={buttonClass("secondary", "py-2.5")}
-                      aria-label={`Remove ${row.subject || `subject ${index + 1}`}`}
+                      aria-label={t("settings.removeLabel", {
+                        named: row.subject ? "yes" : "no",
+                        subject: row.subject,
+                        number: index + 1,
+                      })}
                       onClick={() => setGoals(goals.filter((entry) => entry.id !== row.id))}
                     >
-                      Remove
+                      {t("settings.remove")}
                     </button>
                   </li>
                 ))}
@@ -163,18 +164,18 @@ export function LearningSettingsCard() {
                 className={buttonClass("secondary", "mt-2")}
                 onClick={() => setGoals([...goals, { id: ++nextRowId, subject: "", xp: "20" }])}
               >
-                Add a subject
+                {t("settings.addSubject")}
               </button>
             </fieldset>
             <div className="flex flex-wrap items-center gap-3">
               <button type="submit" className={buttonClass("primary")} disabled={save.isPending}>
-                {save.isPending ? "Saving…" : "Save rules and goals"}
+                {save.isPending ? t("settings.saving") : t("settings.save")}
               </button>
               <p aria-live="polite" className="text-sm">
                 {save.isError ? (
                   <span className="text-red-700 dark:text-red-300">{save.error.message}</span>
                 ) : save.isSuccess ? (
-                  <span className="text-emerald-700 dark:text-emerald-300">Saved.</span>
+                  <span className="text-emerald-700 dark:text-emerald-300">{t("settings.saved")}</span>
                 ) : null}
               </p>
             </div>

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
 import { homeKeys } from "../home/api";
@@ -30,6 +31,7 @@ interface Confirmation {
 }
 
 export function ManualXpPage() {
+  const { t } = useTranslation("xp");
   const queryClient = useQueryClient();
   const [student, setStudent] = useState<PickedStudent | null>(null);
   const [direction, setDirection] = useState<"award" | "deduct">("award");
@@ -45,7 +47,7 @@ export function ManualXpPage() {
     mutationFn: awardXp,
     onSuccess: (result, input) => {
       setConfirmation({
-        studentName: student?.name ?? "the student",
+        studentName: student?.name ?? t("manual.theStudent"),
         amount: input.amount,
         subject: input.subject,
         isReplay: result.isReplay,
@@ -67,10 +69,10 @@ export function ManualXpPage() {
     setProblem(null);
     setConfirmation(null);
     const value = Number(amount);
-    if (!student) return setProblem("Choose a student.");
-    if (!Number.isFinite(value) || value <= 0) return setProblem("Enter an amount greater than 0.");
-    if (!subject) return setProblem("Choose a subject.");
-    if (reason.trim().length < 3) return setProblem("Give a reason of at least 3 characters.");
+    if (!student) return setProblem(t("manual.problems.student"));
+    if (!Number.isFinite(value) || value <= 0) return setProblem(t("manual.problems.amount"));
+    if (!subject) return setProblem(t("manual.problems.subject"));
+    if (reason.trim().length < 3) return setProblem(t("manual.problems.reason"));
     award.mutate({
       studentId: student.sourcedId,
       amount: direction === "deduct" ? -value : value,
@@ -88,24 +90,16 @@ export function ManualXpPage() {
 
   return (
     <div>
-      <PageHeader
-        title="Manual XP"
-        description="Award or deduct XP for a student, with a reason. Every entry is kept in the student's history."
-      />
+      <PageHeader title={t("common:pages./app/xp/manual.title")} description={t("manual.description")} />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
         <Card>
-          <h2 className="text-lg font-bold">New entry</h2>
+          <h2 className="text-lg font-bold">{t("manual.newEntry")}</h2>
           <form onSubmit={submit} noValidate className="mt-4 space-y-5">
             <StudentPicker selected={student} onSelect={chooseStudent} wide />
             <fieldset>
-              <legend className="text-sm font-medium">Award or deduct</legend>
+              <legend className="text-sm font-medium">{t("manual.direction")}</legend>
               <div className="mt-1 grid grid-cols-2 gap-2 sm:max-w-sm">
-                {(
-                  [
-                    ["award", "Award", "Add XP"],
-                    ["deduct", "Deduct", "Take XP away"],
-                  ] as const
-                ).map(([value, label, hint]) => (
+                {(["award", "deduct"] as const).map((value) => (
                   <label
                     key={value}
                     className={`flex cursor-pointer flex-col rounded-lg border-2 px-3 py-2 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600 ${
@@ -125,9 +119,11 @@ export function ManualXpPage() {
                         onChange={() => setDirection(value)}
                         className="size-4 accent-brand-600"
                       />
-                      {label}
+                      {t(`manual.directions.${value}.label`)}
                     </span>
-                    <span className="text-xs text-slate-600 dark:text-slate-300">{hint}</span>
+                    <span className="text-xs text-slate-600 dark:text-slate-300">
+                      {t(`manual.directions.${value}.hint`)}
+                    </span>
                   </label>
                 ))}
               </div>
@@ -135,7 +131,7 @@ export function ManualXpPage() {
             <div className="grid gap-4 sm:grid-cols-2">
               <div>
                 <label htmlFor={ids.amount} className="text-sm font-medium">
-                  Amount (XP)
+                  {t("manual.amount")}
                 </label>
                 <input
                   id={ids.amount}
@@ -151,12 +147,12 @@ export function ManualXpPage() {
                   className={`${INPUT_CLASS} h-11`}
                 />
                 <p id={ids.amountHint} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-                  Up to 500 XP, at most two decimals.
+                  {t("manual.amountHint")}
                 </p>
               </div>
               <div>
                 <label htmlFor={ids.subject} className="text-sm font-medium">
-                  Subject
+                  {t("manual.subject")}
                 </label>
                 <select
                   id={ids.subject}
@@ -165,7 +161,7 @@ export function ManualXpPage() {
                   onChange={(event) => setSubject(event.target.value)}
                   className={SELECT_CLASS}
                 >
-                  <option value="">Choose a subject…</option>
+                  <option value="">{t("manual.chooseSubject")}</option>
                   {SUBJECTS.map((name) => (
                     <option key={name} value={name}>
                       {name}
@@ -176,7 +172,7 @@ export function ManualXpPage() {
             </div>
             <div>
               <label htmlFor={ids.reason} className="text-sm font-medium">
-                Reason
+                {t("manual.reason")}
               </label>
               <textarea
                 id={ids.reason}
@@ -186,7 +182,7 @@ export function ManualXpPage() {
                 rows={3}
                 value={reason}
                 onChange={(event) => setReason(event.target.value)}
-                placeholder="What is this for? The student and their family can see it."
+                placeholder={t("manual.reasonPlaceholder")}
                 className={INPUT_CLASS}
               />
             </div>
@@ -199,8 +195,13 @@ export function ManualXpPage() {
               {confirmation && (
                 <p className="rounded-lg border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100">
                   {confirmation.isReplay
-                    ? `This entry was already recorded for ${confirmation.studentName}; it counts once.`
-                    : `${confirmation.amount < 0 ? "Deducted" : "Awarded"} ${formatXp(Math.abs(confirmation.amount))} in ${confirmation.subject} ${confirmation.amount < 0 ? "from" : "to"} ${confirmation.studentName}.`}
+                    ? t("manual.replay", { name: confirmation.studentName })
+                    : t("manual.confirmation", {
+                        direction: confirmation.amount < 0 ? "deduct" : "award",
+                        amount: formatXp(Math.abs(confirmation.amount)),
+                        subject: confirmation.subject,
+                        name: confirmation.studentName,
+                      })}
                 </p>
               )}
             </div>
@@ -209,20 +210,18 @@ export function ManualXpPage() {
               disabled={award.isPending}
               className={buttonClass("primary", "w-full sm:w-auto")}
             >
-              {award.isPending ? "Saving…" : direction === "award" ? "Award XP" : "Deduct XP"}
+              {award.isPending ? t("manual.saving") : t(`manual.submit.${direction}`)}
             </button>
           </form>
         </Card>
         <Card>
           <h2 id={ids.history} className="text-lg font-bold">
-            {student ? `Recent XP of ${student.name}` : "Recent XP"}
+            {student ? t("manual.recentOf", { name: student.name }) : t("manual.recent")}
           </h2>
           {student ? (
             <XpHistoryList studentId={student.sourcedId} headingId={ids.history} />
           ) : (
-            <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">
-              Choose a student to see their recent XP.
-            </p>
+            <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">{t("manual.chooseForRecent")}</p>
           )}
         </Card>
       </div>

@@ -1,7 +1,9 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useDeferredValue, useEffect, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { StudentSummary } from "../../../shared/contracts/activity";
 import { buttonClass, TextField } from "../../components/ui/form";
+import { i18next } from "../../lib/i18n";
 import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
 import { SELECTED_CHILD_KEY } from "../auth/view-as";
@@ -18,7 +20,9 @@ export const SELECT_CLASS =
 
 /** "grade 3" from the roster's "03"; kindergarten and other named grades stay as they are. */
 export function gradeText(grades: string[]): string {
-  return `grade ${grades.map((grade) => grade.replace(/^0+(?=\d)/, "")).join(", ")}`;
+  return i18next.t("xp:picker.grade", {
+    grades: grades.map((grade) => grade.replace(/^0+(?=\d)/, "")).join(", "),
+  });
 }
 
 /**
@@ -68,13 +72,13 @@ function StudentSelect({
   autoSelect: boolean;
   wide: boolean;
 }) {
+  const { t } = useTranslation("xp");
   const id = useId();
   const { user } = useAuth();
   const guideStudents = useQuery({ ...guideStudentsQuery(user.sourcedId), enabled: source === "guide" });
   const children = useQuery({ ...childrenSummaryQuery(user.sourcedId), enabled: source === "family" });
   const students = source === "guide" ? guideStudents : children;
   const list: StudentSummary[] = students.data ?? [];
-  const noun = source === "guide" ? "student" : "child";
 
   useEffect(() => {
     if (!autoSelect || selected || list.length === 0) return;
@@ -86,22 +90,20 @@ function StudentSelect({
   if (students.isError)
     return (
       <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-        Could not load your {noun === "student" ? "students" : "children"}: {students.error.message}
+        {t("picker.loadFailed", { source, message: students.error.message })}
       </p>
     );
-  if (students.isPending) return <p className="text-sm text-slate-600 dark:text-slate-300">Loading…</p>;
+  if (students.isPending) return <p className="text-sm text-slate-600 dark:text-slate-300">{t("loading")}</p>;
   if (list.length === 0)
     return (
       <p className="text-sm text-slate-600 dark:text-slate-300">
-        {source === "guide"
-          ? "You have no students in your classes yet."
-          : "No children are linked to your account yet."}
+        {source === "guide" ? t("picker.noStudents") : t("picker.noChildren")}
       </p>
     );
   return (
     <div className={wide ? "w-full" : "w-full sm:max-w-sm"}>
       <label htmlFor={id} className="text-sm font-medium">
-        {source === "guide" ? "Student" : "Child"}
+        {t("picker.label", { source })}
       </label>
       <select
         id={id}
@@ -113,7 +115,7 @@ function StudentSelect({
           onSelect(student ? { sourcedId: student.sourcedId, name: fullName(student) } : null);
         }}
       >
-        <option value="">Choose a {noun}…</option>
+        <option value="">{t("picker.choose", { source })}</option>
         {list.map((student) => (
           <option key={student.sourcedId} value={student.sourcedId}>
             {fullName(student)}
@@ -135,6 +137,7 @@ function StudentSearch({
   onSelect: (student: PickedStudent | null) => void;
   wide: boolean;
 }) {
+  const { t } = useTranslation("xp");
   const [search, setSearch] = useState("");
   const deferred = useDeferredValue(search.trim());
   const isSearching = !selected;
@@ -148,11 +151,11 @@ function StudentSearch({
     return (
       <div className="flex flex-wrap items-center gap-3">
         <p>
-          <span className="text-sm text-slate-600 dark:text-slate-300">Student: </span>
+          <span className="text-sm text-slate-600 dark:text-slate-300">{t("picker.studentLabel")} </span>
           <span className="font-semibold">{selected.name}</span>
         </p>
         <button type="button" className={buttonClass("secondary")} onClick={() => onSelect(null)}>
-          Change student
+          {t("picker.change")}
         </button>
       </div>
     );
@@ -160,11 +163,11 @@ function StudentSearch({
   return (
     <div className={wide ? "w-full" : "w-full sm:max-w-sm"}>
       <TextField
-        label="Search students"
+        label={t("picker.search")}
         type="search"
         value={search}
         onChange={(event) => setSearch(event.target.value)}
-        placeholder="Name or email"
+        placeholder={t("picker.searchPlaceholder")}
       />
       {students.isError && (
         <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-300">
@@ -175,8 +178,10 @@ function StudentSearch({
         <>
           <p className="mt-2 text-xs text-slate-600 dark:text-slate-400" aria-live="polite">
             {students.data.length === 0
-              ? "No student matches."
-              : `${students.data.length} student${students.data.length === 1 ? "" : "s"}${students.data.length >= 25 ? " shown — search to narrow" : ""}`}
+              ? t("picker.noMatch")
+              : students.data.length >= 25
+                ? t("picker.countShown", { count: students.data.length })
+                : t("picker.count", { count: students.data.length })}
           </p>
           <ul className="mt-1 max-h-64 divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
             {students.data.slice(0, 25).map((person) => (

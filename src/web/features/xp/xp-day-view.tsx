@@ -1,24 +1,34 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
+import { useTranslation } from "react-i18next";
 import type { XpDay, XpDayEvent } from "../../../shared/contracts/activity";
 import { isIsoDate } from "../../../shared/search";
 import { addDays } from "../../../shared/time-zone";
 import { Card } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
+import { dayLabel, shownLocale } from "../../lib/format";
+import { i18next } from "../../lib/i18n";
 import { xpDayQuery } from "./api";
-import { amountClass, formatDate, formatXp } from "./xp-history";
+import { amountClass, formatXp } from "./xp-history";
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
 function timeIn(iso: string, timeZone: string): string {
-  return new Date(iso).toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit", timeZone });
+  return new Date(iso).toLocaleTimeString(shownLocale(), {
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone,
+  });
 }
 
 function duration(seconds: number): string {
   if (seconds === 0) return "0";
   const minutes = Math.floor(seconds / 60);
   const rest = seconds % 60;
-  return minutes ? `${minutes} min${rest ? ` ${rest} s` : ""}` : `${rest} s`;
+  if (!minutes) return i18next.t("xp:day.seconds", { seconds: rest });
+  return rest
+    ? i18next.t("xp:day.minutesSeconds", { minutes, seconds: rest })
+    : i18next.t("xp:day.minutes", { minutes });
 }
 
 /** A date field with previous, next and today, for a day of the student's calendar. */
@@ -31,12 +41,13 @@ export function DayPicker({
   today: string | undefined;
   onChange: (date: string) => void;
 }) {
+  const { t } = useTranslation("xp");
   const id = useId();
   return (
     <div className="flex flex-wrap items-end gap-2">
       <div>
         <label htmlFor={id} className="text-sm font-medium">
-          Day
+          {t("day.day")}
         </label>
         <input
           id={id}
@@ -54,7 +65,7 @@ export function DayPicker({
         className={buttonClass("secondary", "py-2.5")}
         onClick={() => onChange(addDays(date, -1))}
       >
-        <span aria-hidden="true">←</span> Previous day
+        <span aria-hidden="true">←</span> {t("day.previous")}
       </button>
       <button
         type="button"
@@ -62,11 +73,11 @@ export function DayPicker({
         disabled={Boolean(today && date >= today)}
         onClick={() => onChange(addDays(date, 1))}
       >
-        Next day <span aria-hidden="true">→</span>
+        {t("day.next")} <span aria-hidden="true">→</span>
       </button>
       {today && date !== today && (
         <button type="button" className={buttonClass("secondary", "py-2.5")} onClick={() => onChange(today)}>
-          Today
+          {t("day.today")}
         </button>
       )}
     </div>
@@ -83,35 +94,36 @@ export function useXpDay(studentId: string | null, date: string | undefined) {
  * its XP was computed, the manual entries, and the totals per subject.
  */
 export function XpDayView({ day, onInspect }: { day: XpDay; onInspect?: (event: XpDayEvent) => void }) {
+  const { t } = useTranslation("xp");
   const headings = { totals: useId(), events: useId(), manual: useId() };
   const { timezone } = day.student;
   return (
     <div className="space-y-6">
       <Card>
         <h2 id={headings.totals} className="text-lg font-bold">
-          Totals for {formatDate(day.date)}
+          {t("day.totalsFor", { date: dayLabel(day.date) })}
         </h2>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-          {day.student.givenName} {day.student.familyName}'s day in their timezone ({timezone}).
+          {t("day.whose", { name: `${day.student.givenName} ${day.student.familyName}`, timezone })}
         </p>
         {day.totals.length === 0 ? (
-          <p className="mt-3 text-slate-700 dark:text-slate-200">No XP on this day.</p>
+          <p className="mt-3 text-slate-700 dark:text-slate-200">{t("day.noXp")}</p>
         ) : (
           <div className="mt-3 overflow-x-auto">
             <table className="w-full text-left text-sm" aria-labelledby={headings.totals}>
               <thead className="text-xs text-slate-600 uppercase dark:text-slate-400">
                 <tr>
                   <th scope="col" className="py-2 pr-2">
-                    Subject
+                    {t("day.columns.subject")}
                   </th>
                   <th scope="col" className="py-2 pr-3 text-right">
-                    Activities
+                    {t("day.columns.activities")}
                   </th>
                   <th scope="col" className="py-2 pr-3 text-right">
-                    Manual
+                    {t("day.columns.manual")}
                   </th>
                   <th scope="col" className="py-2 text-right">
-                    Total
+                    {t("day.columns.total")}
                   </th>
                 </tr>
               </thead>
@@ -131,7 +143,7 @@ export function XpDayView({ day, onInspect }: { day: XpDay; onInspect?: (event: 
                         {formatXp(total.totalXp)}
                         {gap !== 0 && (
                           <span className="block text-xs font-normal text-amber-800 dark:text-amber-300">
-                            {formatXp(gap, { signed: true })} not from the events listed
+                            {t("day.gap", { amount: formatXp(gap, { signed: true }) })}
                           </span>
                         )}
                       </td>
@@ -142,7 +154,7 @@ export function XpDayView({ day, onInspect }: { day: XpDay; onInspect?: (event: 
               <tfoot>
                 <tr className="border-t-2 border-slate-200 dark:border-slate-700">
                   <th scope="row" colSpan={3} className="py-2 pr-3 text-right font-semibold">
-                    All subjects
+                    {t("day.allSubjects")}
                   </th>
                   <td className="py-2 text-right font-bold tabular-nums">{formatXp(day.totalXp)}</td>
                 </tr>
@@ -154,12 +166,10 @@ export function XpDayView({ day, onInspect }: { day: XpDay; onInspect?: (event: 
 
       <Card>
         <h2 id={headings.events} className="text-lg font-bold">
-          Activity events ({day.events.length})
+          {t("day.events", { count: day.events.length })}
         </h2>
         {day.events.length === 0 ? (
-          <p className="mt-3 text-slate-700 dark:text-slate-200">
-            No learning app reported activity on this day.
-          </p>
+          <p className="mt-3 text-slate-700 dark:text-slate-200">{t("day.noEvents")}</p>
         ) : (
           <ol aria-labelledby={headings.events} className="mt-3 space-y-3">
             {day.events.map((event) => (
@@ -173,10 +183,10 @@ export function XpDayView({ day, onInspect }: { day: XpDay; onInspect?: (event: 
 
       <Card>
         <h2 id={headings.manual} className="text-lg font-bold">
-          Manual entries ({day.manual.length})
+          {t("day.manual", { count: day.manual.length })}
         </h2>
         {day.manual.length === 0 ? (
-          <p className="mt-3 text-slate-700 dark:text-slate-200">No XP was awarded or deducted by hand.</p>
+          <p className="mt-3 text-slate-700 dark:text-slate-200">{t("day.noManual")}</p>
         ) : (
           <ul
             aria-labelledby={headings.manual}
@@ -192,7 +202,8 @@ export function XpDayView({ day, onInspect }: { day: XpDay; onInspect?: (event: 
                 <div className="min-w-0 flex-1">
                   <p className="break-words">{entry.reason}</p>
                   <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">
-                    {entry.subject} · {timeIn(entry.createdAt, timezone)} · by {entry.actorName ?? "staff"}
+                    {entry.subject} · {timeIn(entry.createdAt, timezone)} ·{" "}
+                    {entry.actorName ? t("history.byActor", { name: entry.actorName }) : t("history.byStaff")}
                   </p>
                 </div>
               </li>
@@ -213,32 +224,38 @@ function EventCard({
   timezone: string;
   onInspect?: (event: XpDayEvent) => void;
 }) {
+  const { t } = useTranslation("xp");
   const facts: [string, string][] = [
     [
-      "Questions",
+      t("day.facts.questions"),
       event.totalQuestions
         ? `${event.correctQuestions} / ${event.totalQuestions} (${Math.round((event.accuracy ?? 0) * 100)}%)`
-        : "none",
+        : t("day.facts.none"),
     ],
-    ["Attempt", String(event.attempt)],
-    ["Active", duration(event.activeSeconds)],
-    ["Wasted", duration(event.wasteSeconds)],
-    ["Anti-pattern", duration(event.antiPatternSeconds)],
-    ["Expected", event.expectedXp === null ? "not sent" : formatXp(event.expectedXp)],
+    [t("day.facts.attempt"), String(event.attempt)],
+    [t("day.facts.active"), duration(event.activeSeconds)],
+    [t("day.facts.wasted"), duration(event.wasteSeconds)],
+    [t("day.facts.antiPattern"), duration(event.antiPatternSeconds)],
+    [
+      t("day.facts.expected"),
+      event.expectedXp === null ? t("day.facts.notSent") : formatXp(event.expectedXp),
+    ],
   ];
   return (
     <article className="rounded-xl border border-slate-200 p-4 dark:border-slate-700">
       <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1">
         <div className="min-w-0">
           <h3 className="font-semibold break-words">
-            {event.activityName ?? event.activityId ?? "Activity"}
+            {event.activityName ?? event.activityId ?? t("day.activity")}
           </h3>
           <p className="text-sm text-slate-600 dark:text-slate-300">
-            {[event.appName ?? "Unknown app", event.subject, timeIn(event.occurredAt, timezone)].join(" · ")}
+            {[event.appName ?? t("held.unknownApp"), event.subject, timeIn(event.occurredAt, timezone)].join(
+              " · ",
+            )}
           </p>
         </div>
         <p className={`text-lg font-bold tabular-nums ${amountClass(event.awardedXp)}`}>
-          <span className="sr-only">Awarded </span>
+          <span className="sr-only">{t("day.awarded")} </span>
           {formatXp(event.awardedXp)}
         </p>
       </div>
@@ -250,7 +267,7 @@ function EventCard({
           </div>
         ))}
       </dl>
-      <p className="mt-3 text-xs font-medium text-slate-600 dark:text-slate-400">How the XP was computed</p>
+      <p className="mt-3 text-xs font-medium text-slate-600 dark:text-slate-400">{t("day.howComputed")}</p>
       <p
         data-testid="xp-explanation"
         className="mt-1 rounded-lg bg-slate-100 px-3 py-2 font-mono text-sm break-words text-slate-800 dark:bg-slate-800 dark:text-slate-100"
@@ -258,14 +275,16 @@ function EventCard({
         {event.xpExplanation}
       </p>
       <div className="mt-2 flex flex-wrap items-center justify-between gap-2">
-        <p className="text-xs break-all text-slate-600 dark:text-slate-400">Event id: {event.eventId}</p>
+        <p className="text-xs break-all text-slate-600 dark:text-slate-400">
+          {t("day.eventId", { id: event.eventId })}
+        </p>
         {onInspect && (
           <button
             type="button"
             className={buttonClass("secondary", "px-3 py-1")}
             onClick={() => onInspect(event)}
           >
-            Try in calculator
+            {t("day.tryInCalculator")}
           </button>
         )}
       </div>
@@ -281,14 +300,15 @@ export function XpDayResult({
   query: ReturnType<typeof useXpDay>;
   onInspect?: (event: XpDayEvent) => void;
 }) {
+  const { t } = useTranslation("xp");
   if (query.isError)
     return (
       <Card>
         <p role="alert" className="text-red-700 dark:text-red-300">
-          Could not load this day: {query.error.message}
+          {t("day.loadFailed", { message: query.error.message })}
         </p>
       </Card>
     );
-  if (!query.data) return <p className="text-slate-600 dark:text-slate-300">Loading the day…</p>;
+  if (!query.data) return <p className="text-slate-600 dark:text-slate-300">{t("day.loading")}</p>;
   return <XpDayView day={query.data.data} onInspect={onInspect} />;
 }

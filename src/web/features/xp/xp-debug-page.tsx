@@ -1,5 +1,6 @@
 import { useNavigate, useSearch } from "@tanstack/react-router";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import type { searchSchemas } from "../../../shared/routes";
 import { Card, PageHeader } from "../../components/page-header";
@@ -8,6 +9,7 @@ import { DayPicker, useXpDay, XpDayResult } from "./xp-day-view";
 
 /** Guides and administrators: every event of a student's day and how each XP figure was computed. */
 export function XpDebugPage() {
+  const { t } = useTranslation("xp");
   const { date } = useSearch({ strict: false }) as z.output<typeof searchSchemas.oneDate>;
   const navigate = useNavigate();
   const [student, setStudent] = useState<PickedStudent | null>(null);
@@ -16,10 +18,7 @@ export function XpDebugPage() {
 
   return (
     <div>
-      <PageHeader
-        title="XP debug"
-        description="Why this number: every event of a student's day, how its XP was computed, and the totals."
-      />
+      <PageHeader title={t("common:pages./app/xp-debug.title")} description={t("xpDebug.description")} />
       <Card className="mb-6">
         <div className="flex flex-wrap items-end gap-x-6 gap-y-4">
           <StudentPicker selected={student} onSelect={setStudent} autoSelect />
@@ -35,7 +34,7 @@ export function XpDebugPage() {
       {student ? (
         <XpDayResult query={day} />
       ) : (
-        <p className="text-slate-600 dark:text-slate-300">Choose a student to see their day.</p>
+        <p className="text-slate-600 dark:text-slate-300">{t("xpDebug.chooseStudent")}</p>
       )}
     </div>
   );

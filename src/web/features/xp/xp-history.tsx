@@ -1,25 +1,18 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { buttonClass } from "../../components/ui/form";
+import { dayLabel, formatNumber } from "../../lib/format";
+import { i18next } from "../../lib/i18n";
 import { xpHistoryQuery } from "./api";
 
 const PAGE = 20;
 
 /** `+5 XP`, `−2.5 XP`. */
 export function formatXp(amount: number, { signed = false } = {}): string {
-  const value = Math.abs(amount).toLocaleString(undefined, { maximumFractionDigits: 2 });
-  if (amount < 0) return `−${value} XP`;
-  return `${signed && amount > 0 ? "+" : ""}${value} XP`;
-}
-
-export function formatDate(isoDate: string): string {
-  return new Date(`${isoDate}T12:00:00Z`).toLocaleDateString(undefined, {
-    weekday: "short",
-    month: "short",
-    day: "numeric",
-    year: "numeric",
-    timeZone: "UTC",
-  });
+  const value = formatNumber(Math.abs(amount));
+  const sign = amount < 0 ? "−" : signed && amount > 0 ? "+" : "";
+  return i18next.t("xp:amount", { amount: `${sign}${value}` });
 }
 
 export function amountClass(amount: number): string {
@@ -30,19 +23,21 @@ export function amountClass(amount: number): string {
 
 /** A student's XP entries, newest first, each with its reason and who gave manual ones. */
 export function XpHistoryList({ studentId, headingId }: { studentId: string; headingId?: string }) {
+  const { t } = useTranslation("xp");
   const [limit, setLimit] = useState(PAGE);
   const history = useQuery({ ...xpHistoryQuery(studentId, limit), placeholderData: keepPreviousData });
 
   if (history.isError)
     return (
       <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
-        Could not load the XP history: {history.error.message}
+        {t("history.loadFailed", { message: history.error.message })}
       </p>
     );
-  if (history.isPending) return <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">Loading…</p>;
+  if (history.isPending)
+    return <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">{t("loading")}</p>;
   const entries = history.data.data;
   if (entries.length === 0)
-    return <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">No XP has been recorded yet.</p>;
+    return <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">{t("history.empty")}</p>;
   return (
     <>
       <ul aria-labelledby={headingId} className="mt-3 divide-y divide-slate-100 dark:divide-slate-800">
@@ -58,8 +53,12 @@ export function XpHistoryList({ studentId, headingId }: { studentId: string; hea
               <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">
                 {[
                   entry.subject,
-                  formatDate(entry.localDate),
-                  entry.source === "manual" ? `by ${entry.actorName ?? "staff"}` : "from activity",
+                  dayLabel(entry.localDate),
+                  entry.source === "manual"
+                    ? entry.actorName
+                      ? t("history.byActor", { name: entry.actorName })
+                      : t("history.byStaff")
+                    : t("history.fromActivity"),
                 ].join(" · ")}
               </p>
             </div>
@@ -73,7 +72,7 @@ export function XpHistoryList({ studentId, headingId }: { studentId: string; hea
           disabled={history.isFetching}
           className={buttonClass("secondary", "mt-3")}
         >
-          {history.isFetching ? "Loading…" : "Show more"}
+          {history.isFetching ? t("loading") : t("history.showMore")}
         </button>
       )}
     </>

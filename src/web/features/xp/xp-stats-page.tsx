@@ -1,18 +1,20 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { addDays } from "../../../shared/time-zone";
 import { Card, PageHeader } from "../../components/page-header";
+import { dayLabel, shownLocale } from "../../lib/format";
 import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
 import { studentHomeQuery, xpHeatmapQuery } from "../home/api";
 import { type PickedStudent, SELECT_CLASS, StudentPicker } from "./student-picker";
-import { formatDate, formatXp, XpHistoryList } from "./xp-history";
+import { formatXp, XpHistoryList } from "./xp-history";
 
 const RANGES = [2, 4, 8, 12] as const;
 
 const shortDate = (isoDate: string) =>
-  new Date(`${isoDate}T12:00:00Z`).toLocaleDateString(undefined, {
+  new Date(`${isoDate}T12:00:00Z`).toLocaleDateString(shownLocale(), {
     month: "short",
     day: "numeric",
     timeZone: "UTC",
@@ -20,6 +22,7 @@ const shortDate = (isoDate: string) =>
 
 /** XP per day for the person in view: oneself, a chosen child, or (staff) a chosen student. */
 export function XpStatsPage() {
+  const { t } = useTranslation("xp");
   const { activeRole, user } = useAuth();
   const [picked, setPicked] = useState<PickedStudent | null>(null);
   const student: PickedStudent | null =
@@ -28,12 +31,8 @@ export function XpStatsPage() {
   return (
     <div>
       <PageHeader
-        title="XP stats"
-        description={
-          activeRole === "student"
-            ? "The XP you earned each day, and every entry with its reason."
-            : "XP earned per day, and every entry with its reason."
-        }
+        title={t("common:pages./app/xp-stats.title")}
+        description={activeRole === "student" ? t("stats.descriptionSelf") : t("stats.description")}
       />
       {activeRole !== "student" && (
         <Card className="mb-6">
@@ -43,13 +42,14 @@ export function XpStatsPage() {
       {student ? (
         <StudentXp student={student} isSelf={activeRole === "student"} />
       ) : (
-        <p className="text-slate-600 dark:text-slate-300">Choose a student to see their XP.</p>
+        <p className="text-slate-600 dark:text-slate-300">{t("stats.chooseStudent")}</p>
       )}
     </div>
   );
 }
 
 function StudentXp({ student, isSelf }: { student: PickedStudent; isSelf: boolean }) {
+  const { t } = useTranslation("xp");
   const [weeks, setWeeks] = useState<(typeof RANGES)[number]>(4);
   const ids = { chart: useId(), range: useId(), history: useId() };
   // The student's own today and timezone: days are always theirs, never the viewer's.
@@ -80,18 +80,22 @@ function StudentXp({ student, isSelf }: { student: PickedStudent; isSelf: boolea
         <div className="flex flex-wrap items-end justify-between gap-4">
           <div>
             <h2 id={ids.chart} className="text-lg font-bold">
-              {isSelf ? "Your XP per day" : `XP per day of ${student.name}`}
+              {isSelf ? t("stats.headingSelf") : t("stats.heading", { name: student.name })}
             </h2>
             {summary && (
               <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-                {formatDate(startDate)} to {formatDate(endDate)}, in {isSelf ? "your" : "the student's"}{" "}
-                timezone ({summary.timezone}).
+                {t("stats.range", {
+                  who: isSelf ? "self" : "other",
+                  start: dayLabel(startDate),
+                  end: dayLabel(endDate),
+                  timezone: summary.timezone,
+                })}
               </p>
             )}
           </div>
           <div>
             <label htmlFor={ids.range} className="text-sm font-medium">
-              Period
+              {t("stats.period")}
             </label>
             <select
               id={ids.range}
@@ -101,7 +105,7 @@ function StudentXp({ student, isSelf }: { student: PickedStudent; isSelf: boolea
             >
               {RANGES.map((count) => (
                 <option key={count} value={count}>
-                  Last {count} weeks
+                  {t("stats.lastWeeks", { count })}
                 </option>
               ))}
             </select>
@@ -109,19 +113,19 @@ function StudentXp({ student, isSelf }: { student: PickedStudent; isSelf: boolea
         </div>
         {(home.isError || heatmap.isError) && (
           <p role="alert" className="mt-4 text-sm text-red-700 dark:text-red-300">
-            Could not load the XP: {(home.error ?? heatmap.error)?.message}
+            {t("stats.loadFailed", { message: (home.error ?? heatmap.error)?.message ?? "" })}
           </p>
         )}
         {!home.isError && !heatmap.isError && !heatmap.data && (
-          <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">Loading…</p>
+          <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">{t("loading")}</p>
         )}
         {heatmap.data && (
           <>
             <dl className="mt-4 grid grid-cols-3 gap-3 text-center">
               {[
-                ["Total", formatXp(total)],
-                ["Days with XP", `${activeDays} of ${days.length}`],
-                ["Best day", best && best.xpGained > 0 ? formatXp(best.xpGained) : "—"],
+                [t("stats.total"), formatXp(total)],
+                [t("stats.daysWithXp"), t("stats.daysOf", { active: activeDays, days: days.length })],
+                [t("stats.bestDay"), best && best.xpGained > 0 ? formatXp(best.xpGained) : "—"],
               ].map(([term, value]) => (
                 <div key={term} className="rounded-xl bg-slate-100 px-2 py-3 dark:bg-slate-800">
                   <dt className="text-xs text-slate-600 dark:text-slate-300">{term}</dt>
@@ -130,11 +134,15 @@ function StudentXp({ student, isSelf }: { student: PickedStudent; isSelf: boolea
               ))}
             </dl>
             {activeDays === 0 ? (
-              <p className="mt-4 text-slate-700 dark:text-slate-200">No XP in this period yet.</p>
+              <p className="mt-4 text-slate-700 dark:text-slate-200">{t("stats.noXp")}</p>
             ) : (
               <div
                 role="img"
-                aria-label={`Bar chart of XP per day: ${formatXp(total)} over ${days.length} days, ${activeDays} days with XP.`}
+                aria-label={t("stats.chartLabel", {
+                  total: formatXp(total),
+                  days: days.length,
+                  active: activeDays,
+                })}
                 className="mt-4 h-64 text-slate-600 sm:h-72 dark:text-slate-300"
               >
                 <ResponsiveContainer width="100%" height="100%">
@@ -159,7 +167,7 @@ function StudentXp({ student, isSelf }: { student: PickedStudent; isSelf: boolea
                         if (!active || !point) return null;
                         return (
                           <div className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm text-slate-900 shadow dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
-                            <p className="font-medium">{formatDate(point.date)}</p>
+                            <p className="font-medium">{dayLabel(point.date)}</p>
                             <p className="tabular-nums">{formatXp(point.xpGained)}</p>
                           </div>
                         );
@@ -179,24 +187,24 @@ function StudentXp({ student, isSelf }: { student: PickedStudent; isSelf: boolea
             {activeDays > 0 && (
               <details className="mt-3 text-sm">
                 <summary className="cursor-pointer font-medium text-brand-700 dark:text-brand-100">
-                  Show the numbers as a table
+                  {t("stats.showTable")}
                 </summary>
                 <div className="mt-2 max-h-72 overflow-y-auto">
                   <table className="w-full text-left">
                     <thead className="text-xs text-slate-600 uppercase dark:text-slate-400">
                       <tr>
                         <th scope="col" className="py-1 pr-3">
-                          Day
+                          {t("stats.day")}
                         </th>
                         <th scope="col" className="py-1 text-right">
-                          XP
+                          {t("stats.xp")}
                         </th>
                       </tr>
                     </thead>
                     <tbody className="divide-y divide-slate-100 tabular-nums dark:divide-slate-800">
                       {[...days].reverse().map((day) => (
                         <tr key={day.date}>
-                          <td className="py-1 pr-3">{formatDate(day.date)}</td>
+                          <td className="py-1 pr-3">{dayLabel(day.date)}</td>
                           <td className="py-1 text-right">{formatXp(day.xpGained)}</td>
                         </tr>
                       ))}
@@ -210,9 +218,9 @@ function StudentXp({ student, isSelf }: { student: PickedStudent; isSelf: boolea
       </Card>
       <Card>
         <h2 id={ids.history} className="text-lg font-bold">
-          XP history
+          {t("stats.historyHeading")}
         </h2>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">Newest first, each with its reason.</p>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t("stats.historyIntro")}</p>
         <XpHistoryList studentId={student.sourcedId} headingId={ids.history} />
       </Card>
     </div>
