@@ -14,6 +14,13 @@ export function flattenCatalogue(catalogue: Catalogue, prefix = ""): Map<string,
   return flat;
 }
 
+/** Each namespace's catalogue, flattened: namespace → key → message. */
+export function flattenNamespaces(
+  byNamespace: Iterable<[string, Catalogue]>,
+): Map<string, Map<string, string>> {
+  return new Map([...byNamespace].map(([namespace, catalogue]) => [namespace, flattenCatalogue(catalogue)]));
+}
+
 /** The argument names of an ICU message, sorted; throws when the message is not valid ICU. */
 export function messageArguments(message: string, language: string): string[] {
   const names = new Set<string>();

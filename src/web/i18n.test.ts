@@ -4,7 +4,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import {
   type Catalogue,
-  flattenCatalogue,
+  flattenNamespaces,
   messageArguments,
   translationProblems,
 } from "../shared/catalogues";
@@ -42,12 +42,10 @@ function readCatalogues(): Map<string, Map<string, Catalogue>> {
 }
 
 const catalogues = readCatalogues();
-const english = new Map(
-  [...(catalogues.get("en") ?? new Map<string, Catalogue>())].map(([namespace, catalogue]) => [
+const english = flattenNamespaces(
+  [...(catalogues.get("en") ?? [])].map(([namespace, catalogue]): [string, Catalogue] => [
     namespace,
-    flattenCatalogue(
-      namespace === "common" ? { ...catalogue, ...(englishOfSharedTables() as Catalogue) } : catalogue,
-    ),
+    namespace === "common" ? { ...catalogue, ...(englishOfSharedTables() as Catalogue) } : catalogue,
   ]),
 );
 
@@ -58,12 +56,7 @@ describe("the catalogues", () => {
 
   for (const language of LANGUAGES.filter((l) => l !== "en")) {
     it(`in ${language} have exactly the keys of English, each with the same arguments`, () => {
-      const translated = new Map(
-        [...(catalogues.get(language) ?? new Map<string, Catalogue>())].map(([namespace, catalogue]) => [
-          namespace,
-          flattenCatalogue(catalogue),
-        ]),
-      );
+      const translated = flattenNamespaces(catalogues.get(language) ?? []);
       expect(translationProblems(english, translated, language)).toEqual([]);
     });
   }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Catalogue,
-  flattenCatalogue,
+  flattenNamespaces,
   messageArguments,
   translationProblems,
 } from "../../shared/catalogues";
@@ -43,12 +43,7 @@ describe("the server's messages", () => {
 
   const byLanguage = readServerCatalogues();
   const flat = (language: string) =>
-    new Map(
-      Object.entries(byLanguage[language] ?? {}).map(([namespace, catalogue]) => [
-        namespace,
-        flattenCatalogue(catalogue as Catalogue),
-      ]),
-    );
+    flattenNamespaces(Object.entries(byLanguage[language] ?? {}) as [string, Catalogue][]);
   const english = flat("en");
 
   for (const language of LANGUAGES.filter((l) => l !== "en"))

@@ -87,7 +87,7 @@ export function formatNumber(value: number, maximumFractionDigits = 2): string {
 
 /** XP with at most one decimal: 42, 12.5. */
 export function formatXp(xp: number): string {
-  return formatter("xp", (locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: 1 })).format(xp);
+  return formatNumber(xp, 1);
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
