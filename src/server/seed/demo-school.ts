@@ -3,7 +3,7 @@ import { ONEROSTER_SCOPE_LIST } from "../../shared/contracts/api-clients";
 import { type Database, queryRows } from "../db/client";
 import { getMeta, setMeta } from "../db/meta";
 import { appApiKeys, learningApps } from "../domains/activity/schema";
-import { hashPassword } from "../domains/auth/password";
+import { hashPassword, type ScryptCost } from "../domains/auth/password";
 import { userCredentials } from "../domains/auth/schema";
 import { apiClients } from "../domains/oauth/schema";
 import {
@@ -223,7 +223,11 @@ function person(
   };
 }
 
-export async function seedDemoSchool(db: Database, today: Date = new Date()): Promise<void> {
+export async function seedDemoSchool(
+  db: Database,
+  options: { today?: Date; passwordCost?: ScryptCost } = {},
+): Promise<void> {
+  const today = options.today ?? new Date();
   const rand = seededRandom(20260817);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
   const { startYear, title: yearTitle } = schoolYearOf(today);
@@ -486,7 +490,7 @@ export async function seedDemoSchool(db: Database, today: Date = new Date()): Pr
   const credentialRows = await Promise.all(
     [...demoUserIds.values()].map(async (userSourcedId) => ({
       userSourcedId,
-      passwordHash: await hashPassword(DEMO_PASSWORD),
+      passwordHash: await hashPassword(DEMO_PASSWORD, options.passwordCost),
     })),
   );
 
