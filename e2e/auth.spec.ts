@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { currentUrl, DEMO_ACCOUNTS, DEMO_PASSWORD, DESKTOP, PHONE, signIn, submitSignIn } from "./helpers";
+import { currentUrl, DEMO_ACCOUNTS, DEMO_PASSWORD, signIn, submitSignIn } from "./helpers";
 
 const SESSION_COOKIE = "dash_session";
 
@@ -149,37 +149,6 @@ test.describe("redirects", () => {
       expect(landed.origin).toBe(new URL(baseURL ?? "").origin);
       expect(landed.pathname).toBe("/app");
       await expect(page.getByRole("main").getByRole("heading", { name: "Ava Johnson" })).toBeVisible();
-    });
-  }
-});
-
-test.describe("screenshots", () => {
-  const sizes = [PHONE, DESKTOP];
-
-  test("sign-in page at phone and desktop widths", async ({ page }) => {
-    for (const size of sizes) {
-      await page.setViewportSize(size);
-      await page.goto("/login");
-      await expect(page.getByText("admin@dash.demo", { exact: true })).toBeVisible();
-      await page.screenshot({ path: `test-results/screens/login-${size.width}.png`, fullPage: true });
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, "no sideways scrolling").toBeLessThanOrEqual(0);
-    }
-  });
-
-  for (const who of ["student", "admin"] as const) {
-    test(`/app of the ${who} at phone and desktop widths`, async ({ page }) => {
-      const account = DEMO_ACCOUNTS.find((entry) => entry.email === `${who}@dash.demo`);
-      if (!account) throw new Error(`no demo account ${who}`);
-      await signIn(page, account.email);
-      for (const size of sizes) {
-        await page.setViewportSize(size);
-        await page.goto("/app");
-        await expect(page.getByRole("main").getByRole("heading", { name: account.name })).toBeVisible();
-        await page.screenshot({ path: `test-results/screens/app-${who}-${size.width}.png`, fullPage: true });
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, "no sideways scrolling").toBeLessThanOrEqual(0);
-      }
     });
   }
 });

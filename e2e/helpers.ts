@@ -85,12 +85,46 @@ export async function apiSignIn(page: Page, email: string) {
   }
 }
 
-/** Signs in through the API, opens `path` and waits for the shell's sidebar. */
+/** Signs in through the API, opens `path` and waits for the shell. */
 export async function signInAs(page: Page, email: string, path = "/app") {
   // A page still open on an earlier session hears it end and goes to the sign-in page itself,
   // which would race the navigation below: leave it first.
   if (page.url() !== "about:blank") await page.goto("about:blank");
   await apiSignIn(page, email);
   await page.goto(path);
-  await expect(page.getByRole("navigation", { name: "Main" })).toBeAttached();
+  // The shell's main landmark (the sidebar is out of sight on a phone until the menu opens).
+  await expect(page.locator("main#main")).toBeAttached();
+}
+
+/** The WCAG 2.0, 2.1 and 2.2 A and AA rules of axe. */
+export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+/**
+ * Loads axe-core (the engine of `@axe-core/playwright`) into every document the page opens, once:
+ * injecting it for each check, as AxeBuilder does, cost half a second a check.
+ */
+export async function loadAxe(page: Page) {
+  await page.addInitScript({ path: "node_modules/axe-core/axe.min.js" });
+}
+
+/** axe on the open page (after `loadAxe`): one line per rule broken, with up to five of its elements. */
+export async function axeViolations(page: Page, rules?: string[]): Promise<string[]> {
+  const violations = await page.evaluate(
+    async ({ tags, rules }) => {
+      const { axe } = window as unknown as { axe: typeof import("axe-core") };
+      const result = await axe.run(document, {
+        runOnly: rules ? { type: "rule", values: rules } : { type: "tag", values: tags },
+        resultTypes: ["violations"],
+      });
+      return result.violations.map((violation) => ({
+        id: violation.id,
+        help: violation.help,
+        targets: violation.nodes.slice(0, 5).map((node) => node.target.join(" ")),
+      }));
+    },
+    { tags: WCAG_TAGS, rules },
+  );
+  return violations.map(
+    (violation) => `${violation.id}: ${violation.help} — ${violation.targets.join(", ")}`,
+  );
 }

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { DESKTOP, PHONE, signInAs } from "./helpers";
+import { DESKTOP, signInAs } from "./helpers";
 
 /**
  * The /app home of each role: a student's goals, streak, heatmap, week and apps; a Guide's
@@ -231,50 +231,4 @@ test.describe("proctor home", () => {
     await pending.click();
     await expect(page).toHaveURL(/\/app\/flow\/cheating\/pending$/);
   });
-});
-
-test.describe("home screenshots", () => {
-  const ready: Record<string, (page: Page) => Promise<void>> = {
-    student: async (page) => {
-      await expect(heatmapGrid(page).getByRole("gridcell").first()).toHaveAttribute("data-xp", /\d/);
-      await expect(page.getByText("Loading daily XP…")).toHaveCount(0);
-      await expect(page.getByRole("heading", { name: "Math Academy" })).toBeVisible();
-    },
-    guide: async (page) => {
-      await expect(page.getByRole("link", { name: "Ava Johnson" })).toBeVisible();
-      await expect(page.getByText(/^Showing \d+ of \d+$/)).toBeVisible();
-    },
-    parent: async (page) => {
-      await expect(page.getByRole("heading", { name: /daily XP$/ })).toBeVisible();
-      await expect(page.getByText("Loading daily XP…")).toHaveCount(0);
-    },
-    admin: async (page) => {
-      await expect(page.locator(".recharts-surface").first()).toBeAttached();
-    },
-  };
-
-  for (const [role, isReady] of Object.entries(ready)) {
-    test(`${role} home at phone and desktop widths, light and dark`, async ({ page }) => {
-      await signInAs(page, `${role}@dash.demo`);
-      for (const size of [PHONE, DESKTOP]) {
-        for (const scheme of ["light", "dark"] as const) {
-          await page.setViewportSize(size);
-          await page.emulateMedia({ colorScheme: scheme });
-          await page.goto("/app");
-          await isReady(page);
-          // Let the chart settle into its measured width.
-          await page.waitForTimeout(300);
-          const suffix = scheme === "dark" ? "-dark" : "";
-          await page.screenshot({
-            path: `test-results/screens/home-${role}-${size.width}${suffix}.png`,
-            fullPage: true,
-          });
-          const overflow = await page.evaluate(
-            () => document.documentElement.scrollWidth - window.innerWidth,
-          );
-          expect(overflow, "no sideways scrolling").toBeLessThanOrEqual(0);
-        }
-      }
-    });
-  }
 });

@@ -17,7 +17,7 @@ test("an administrator runs a scheduled job now and sees how it went", async ({ 
   await expect(sweep.getByRole("cell", { name: "Every hour" })).toBeVisible();
   await expect(page.getByRole("row", { name: /privacy\.retention/ })).toContainText("Daily at 02:00 (UTC)");
 
-  await sweep.getByRole("button", { name: "Run sessions.sweep now" }).click();
+  await sweep.getByRole("button", { name: "Run now: sessions.sweep" }).click();
   await expect(page.getByText("sessions.sweep was queued to run now.")).toBeVisible();
   // The table refreshes itself while the job waits, until it has run.
   await expect(sweep.getByText("Run by hand")).toBeVisible({ timeout: 90_000 });

@@ -425,37 +425,34 @@ async function screenshot(page: Page, name: string, fullPage = true) {
 }
 
 test.describe("screenshots", () => {
-  for (const who of ["student", "guide", "parent", "admin"] as const) {
-    test(`the shell of the ${who} at phone and desktop widths`, async ({ page }) => {
-      await signInAs(page, `${who}@dash.demo`);
-      for (const size of [PHONE, DESKTOP]) {
-        await page.setViewportSize(size);
-        await page.goto("/app");
-        await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toBeVisible();
-        await screenshot(page, `shell-${who}-${size.width}`);
-      }
-      if (who === "student") {
-        await page.setViewportSize(PHONE);
-        await page.getByRole("button", { name: "Menu" }).click();
-        // The menu slides in: wait until it is all the way in.
-        await expect.poll(async () => (await sidebar(page).boundingBox())?.x).toBe(0);
-        await screenshot(page, `shell-${who}-${PHONE.width}-menu`, false);
-        await sidebar(page).getByRole("button", { name: "Close", exact: true }).click();
-        await expect(sidebar(page)).not.toBeInViewport();
-      }
-    });
-  }
-
-  test("the roles page and the viewing-as banner at phone and desktop widths", async ({ page }) => {
-    await signInAs(page, "admin@dash.demo", "/app/admin/roles");
-    for (const size of [PHONE, DESKTOP]) {
-      await page.setViewportSize(size);
-      await page.goto("/app/admin/roles");
-      await page.getByLabel("Search people").fill("Johnson");
-      await expect(page.getByRole("button", { name: "View as Leo Johnson", exact: true })).toBeVisible();
-      await screenshot(page, `shell-admin-roles-${size.width}`);
+  test("on a phone the menu slides in and closes", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await signInAs(page, "student@dash.demo");
+    await expect(sidebar(page)).not.toBeInViewport();
+    await page.getByRole("button", { name: "Menu" }).click();
+    // The menu slides in: wait until it is all the way in.
+    await expect.poll(async () => (await sidebar(page).boundingBox())?.x).toBe(0);
+    await screenshot(page, `shell-student-${PHONE.width}-menu`, false);
+    // Focus moves in and stays in; Escape closes and returns it to the Menu button.
+    const close = sidebar(page).getByRole("button", { name: "Close", exact: true });
+    await expect(close).toBeFocused();
+    for (const key of ["Shift+Tab", "Shift+Tab", "Tab", "Tab", "Tab"]) {
+      await page.keyboard.press(key);
+      await expect(sidebar(page).locator(":focus"), `${key} stays in the menu`).toHaveCount(1);
     }
+    await page.keyboard.press("Escape");
+    await expect(sidebar(page)).not.toBeInViewport();
+    await expect(page.getByRole("button", { name: "Menu" })).toBeFocused();
+    // Closed, its links are out of the Tab order.
+    await expect(sidebar(page).getByRole("link").first()).toBeHidden();
 
+    await page.getByRole("button", { name: "Menu" }).click();
+    await close.click();
+    await expect(sidebar(page)).not.toBeInViewport();
+  });
+
+  test("the viewing-as banner at phone and desktop widths", async ({ page }) => {
+    await signInAs(page, "admin@dash.demo", "/app/admin/roles");
     await startViewingAs(page, "Ava", "Ava Johnson", "Screenshot of the banner");
     for (const size of [PHONE, DESKTOP]) {
       await page.setViewportSize(size);

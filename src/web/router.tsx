@@ -12,6 +12,7 @@ import { loginUrlFor, safeRedirectPath } from "../shared/redirect";
 import { decideAccess, type PageRoute, type RoutePath, routes, searchSchemas } from "../shared/routes";
 import { NotFound } from "./components/not-found";
 import { PlaceholderPage } from "./components/placeholder-page";
+import { RouteAnnouncer } from "./components/route-announcer";
 import { RouteError } from "./components/route-error";
 import { configQuery, INVALID_AUTH_DATA, meQuery } from "./features/auth/api";
 import { type AuthState, accessSubjectOf, toAuthState } from "./features/auth/auth-state";
@@ -28,10 +29,19 @@ interface RouterContext {
 }
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
-  component: Outlet,
+  component: RootLayout,
   errorComponent: (props) => <RouteError {...props} isRoot />,
   notFoundComponent: RootNotFound,
 });
+
+function RootLayout() {
+  return (
+    <>
+      <RouteAnnouncer />
+      <Outlet />
+    </>
+  );
+}
 
 /** The signed-in area: loads the caller, or sends them to sign in with the way back. */
 const signedInRoute = createRoute({
@@ -99,7 +109,15 @@ function relativePath(route: PageRoute): string {
 
 function pageRoute(route: PageRoute) {
   const component: RouteComponent =
-    pageComponents[route.path as RoutePath] ?? (() => <PlaceholderPage route={route} />);
+    pageComponents[route.path as RoutePath] ??
+    (route.access === "public"
+      ? // Outside the shell, a page brings its own main landmark.
+        () => (
+          <main id="main" className="mx-auto max-w-3xl px-4 py-10">
+            <PlaceholderPage route={route} />
+          </main>
+        )
+      : () => <PlaceholderPage route={route} />);
   const load = pageLoaders[route.path as RoutePath];
   // A page with a loader prefetches its data from its search and params before it shows.
   const loading = load && {
@@ -137,6 +155,7 @@ function pageRoute(route: PageRoute) {
       if (!decision.allowed) throw redirect({ href: decision.redirectTo, replace: true });
     },
     component,
+    staticData: { pagePath: route.path },
     ...loading,
   } as Parameters<typeof createRoute>[0]) as unknown as AnyRoute;
 }
@@ -171,6 +190,10 @@ export function createAppRouter() {
 }
 
 declare module "@tanstack/react-router" {
+  interface StaticDataRouteOption {
+    /** The page's path in the route table, for what every page shares (its title). */
+    pagePath?: string;
+  }
   interface Register {
     router: ReturnType<typeof createAppRouter>["router"];
   }

@@ -178,7 +178,7 @@ export function XpHeatmap({
                             onMouseEnter={() => setActive(date)}
                             className={`h-3 w-3 rounded-[3px] p-0 sm:h-3.5 sm:w-3.5 lg:h-[18px] lg:w-[18px] ${
                               heatmap.isPending
-                                ? "animate-pulse bg-slate-200 dark:bg-slate-700"
+                                ? "motion-safe:animate-pulse bg-slate-200 dark:bg-slate-700"
                                 : LEVELS[levelOf(xp, goal)]
                             } ${date === today ? "outline-1 outline-slate-500 dark:outline-slate-300" : ""} ${
                               isActive

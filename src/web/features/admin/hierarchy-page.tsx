@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
+import { ChevronDown, ChevronRight, Dot } from "lucide-react";
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { OrgTreeNode } from "../../../shared/contracts/people";
@@ -144,7 +145,6 @@ function OrgTree({ root }: { root: OrgTreeNode }) {
     const isOpen = expanded.has(node.sourcedId);
     const isFocused = focused?.node.sourcedId === node.sourcedId;
     const labelId = `tree-${node.sourcedId}`;
-    const children = nodes.filter((candidate) => candidate.parentId === node.sourcedId);
     return (
       // biome-ignore lint/a11y/useKeyWithClickEvents: the tree's own keyboard handler (on the list) covers every key
       <li
@@ -183,23 +183,26 @@ function OrgTree({ root }: { root: OrgTreeNode }) {
             aria-hidden="true"
             className="inline-flex w-5 justify-center text-slate-500 dark:text-slate-400"
           >
-            {node.children.length ? (isOpen ? "▾" : "▸") : "·"}
+            {node.children.length ? (
+              isOpen ? (
+                <ChevronDown className="size-4" />
+              ) : (
+                <ChevronRight className="size-4" />
+              )
+            ) : (
+              <Dot className="size-4" />
+            )}
           </span>
           <span id={labelId} className="flex min-w-0 flex-1 flex-wrap items-baseline gap-x-2">
             <span className="font-semibold">{node.name}</span>
             <span className="text-xs text-slate-600 dark:text-slate-400">
               {node.kind === "class" ? t("hierarchy.class") : orgTypeName(node.type)}
-              <span className="sr-only">,</span>
             </span>
             <span className="text-xs text-slate-600 tabular-nums dark:text-slate-400">
               {countsText(node.counts)}
             </span>
           </span>
         </div>
-        {isOpen && children.length > 0 && (
-          // biome-ignore lint/a11y/useSemanticElements: a nested list is the group of a treeitem
-          <ul role="group">{children.map(renderNode)}</ul>
-        )}
       </li>
     );
   };
@@ -237,7 +240,9 @@ function OrgTree({ root }: { root: OrgTreeNode }) {
           onKeyDown={onKeyDown}
           className="text-sm"
         >
-          {nodes[0] && renderNode(nodes[0])}
+          {/* One flat list, each item with its level, position and set size: nested groups would
+              make an open item's visible text (its whole branch) differ from its name. */}
+          {nodes.map(renderNode)}
         </ul>
       </Section>
       {focused && <NodeDetails node={focused.node} />}

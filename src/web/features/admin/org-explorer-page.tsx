@@ -10,6 +10,7 @@ import { BarFigure } from "../../components/charts/bar-figure";
 import { PageHeader } from "../../components/page-header";
 import { buttonClass, SelectField, TextField } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
+import { TableRegion } from "../../components/ui/table-region";
 import { gradeLabel, gradeNames } from "../../lib/format";
 import { i18next } from "../../lib/i18n";
 import { fullName } from "../auth/auth-state";
@@ -286,7 +287,7 @@ function ClassesTab({ org }: { org: OrgDetail }) {
           />
         ) : (
           <>
-            <div className="-mx-5 overflow-x-auto sm:mx-0">
+            <TableRegion label={t("explorer.classes.caption", { name: org.name })} className="-mx-5 sm:mx-0">
               <table className="w-full text-left text-sm">
                 <caption className="sr-only">{t("explorer.classes.caption", { name: org.name })}</caption>
                 <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-600 uppercase dark:border-slate-700 dark:text-slate-300">
@@ -329,7 +330,7 @@ function ClassesTab({ org }: { org: OrgDetail }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableRegion>
             <Pager
               offset={offset}
               limit={ORG_PAGE_SIZE}

@@ -6,6 +6,7 @@ import type { Org } from "../../../shared/contracts/people";
 import { PageHeader } from "../../components/page-header";
 import { Dialog, failureMessage } from "../../components/ui/dialog";
 import { buttonClass, TextField } from "../../components/ui/form";
+import { TableRegion } from "../../components/ui/table-region";
 import { i18next } from "../../lib/i18n";
 import { authKeys } from "../auth/api";
 import { EmptyState, Loading, QueryError, Section } from "../home/parts";
@@ -87,7 +88,7 @@ function OrgTable({
   const { t } = useTranslation("admin");
   const number = "px-3 py-2.5 text-right tabular-nums";
   return (
-    <div className="-mx-5 overflow-x-auto sm:mx-0">
+    <TableRegion label={t("organizations.table.caption")} className="-mx-5 sm:mx-0">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{t("organizations.table.caption")}</caption>
         <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-600 uppercase dark:border-slate-700 dark:text-slate-300">
@@ -180,7 +181,7 @@ function OrgTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableRegion>
   );
 }
 

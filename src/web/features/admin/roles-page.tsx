@@ -6,6 +6,7 @@ import type { z } from "zod";
 import type { searchSchemas } from "../../../shared/routes";
 import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
+import { TableRegion } from "../../components/ui/table-region";
 import { instantLabel } from "../../lib/format";
 import { impersonationAuditQuery } from "../auth/api";
 import { ViewAsPanel } from "../auth/view-as";
@@ -75,7 +76,7 @@ function ImpersonationAudit() {
         </p>
       )}
       {audit.data && (
-        <div className="mt-4 overflow-x-auto">
+        <TableRegion label={t("roles.audit.heading")} className="mt-4">
           <table className="w-full text-left text-sm">
             <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
               <tr>
@@ -140,7 +141,7 @@ function ImpersonationAudit() {
               </button>
             </div>
           )}
-        </div>
+        </TableRegion>
       )}
     </Card>
   );

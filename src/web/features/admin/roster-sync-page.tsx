@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { ImportProblem, ImportProgress, ImportReport } from "../../../shared/contracts/roster-bulk";
 import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
+import { TableRegion } from "../../components/ui/table-region";
 import { formatNumber, shownLocale } from "../../lib/format";
 import { i18next } from "../../lib/i18n";
 import { importRosterZip, problemsAsCsv, ROSTER_EXPORT_URL } from "./roster-sync-api";
@@ -191,7 +192,7 @@ function ProgressBar({ label, detail, value }: { label: string; detail: string; 
         className="mt-1 h-2.5 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
       >
         <div
-          className="h-full rounded-full bg-brand-600 transition-[width]"
+          className="h-full rounded-full bg-brand-600 motion-safe:transition-[width]"
           style={{ width: `${percent}%` }}
         />
       </div>
@@ -304,7 +305,7 @@ function FilesTable({ report }: { report: ImportReport }) {
           </li>
         ))}
       </ul>
-      <div className="mt-4 hidden overflow-x-auto sm:block">
+      <TableRegion label={t("rosterSync.files.caption")} className="mt-4 hidden sm:block">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">{t("rosterSync.files.caption")}</caption>
           <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
@@ -332,7 +333,7 @@ function FilesTable({ report }: { report: ImportReport }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableRegion>
     </>
   );
 }
@@ -386,7 +387,7 @@ function ProblemsTable({ problems }: { problems: readonly ImportProblem[] }) {
           </li>
         ))}
       </ul>
-      <div className="mt-3 hidden overflow-x-auto sm:block">
+      <TableRegion label={t("rosterSync.problems.caption")} className="mt-3 hidden sm:block">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">{t("rosterSync.problems.caption")}</caption>
           <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
@@ -425,7 +426,7 @@ function ProblemsTable({ problems }: { problems: readonly ImportProblem[] }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableRegion>
     </>
   );
 }

@@ -2,10 +2,11 @@ import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import type { Enrollment, EnrollmentSort } from "../../../shared/contracts/courses";
 import { dashRoleOf } from "../../../shared/roles";
+import { TableRegion } from "../../components/ui/table-region";
 import { dateLabel } from "../../lib/format";
 import { i18next } from "../../lib/i18n";
 import { fullName } from "../auth/auth-state";
-import { HEAD_CLASS, SELECT_CLASS, SortableHeader, StatusBadge, TableRegion } from "./list-controls";
+import { HEAD_CLASS, SELECT_CLASS, SortableHeader, StatusBadge } from "./list-controls";
 
 /** Enrollments in a sortable table, with an End button per active row when the caller may end them. */
 

@@ -104,21 +104,6 @@ export function SortableHeader<Field extends string>({
 export const HEAD_CLASS =
   "border-b border-slate-200 text-left text-xs tracking-wide text-slate-600 uppercase dark:border-slate-700 dark:text-slate-300";
 
-/** A table that scrolls sideways on a phone, reachable by keyboard. */
-export function TableRegion({ label, children }: { label: string; children: ReactNode }) {
-  const { t } = useTranslation("courses");
-  return (
-    <section
-      aria-label={t("tableRegion", { label })}
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable by keyboard
-      tabIndex={0}
-      className="relative -mx-5 overflow-x-auto sm:mx-0"
-    >
-      {children}
-    </section>
-  );
-}
-
 const PAGE_SIZES = [25, 50, 100, 200, 500];
 
 /** "1–100 of 240 courses", a page size choice and Previous / Next; `what` names what is counted. */

@@ -4,18 +4,11 @@ import { useTranslation } from "react-i18next";
 import type { CourseSort } from "../../../shared/contracts/courses";
 import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
+import { TableRegion } from "../../components/ui/table-region";
 import { gradeNames } from "../../lib/format";
 import { EmptyState, Loading } from "../home/parts";
 import { courseListQuery, errorText, type ManageCoursesSearch, managedCoursesParams } from "./api";
-import {
-  HEAD_CLASS,
-  Pager,
-  Problem,
-  SearchBox,
-  SortableHeader,
-  StatusBadge,
-  TableRegion,
-} from "./list-controls";
+import { HEAD_CLASS, Pager, Problem, SearchBox, SortableHeader, StatusBadge } from "./list-controls";
 
 const PATH = "/app/admin/manage-courses";
 

@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { chunksOf } from "../../../shared/flow";
 import type { searchSchemas } from "../../../shared/routes";
 import { Card, PageHeader } from "../../components/page-header";
+import { TableRegion } from "../../components/ui/table-region";
 import { dayLabel, formatXp } from "../../lib/format";
 import { minuteOfDayIn, subjectColor, timeOfDayIn } from "../../lib/subjects";
 import { useAuth } from "../auth/use-auth";
@@ -99,7 +100,7 @@ export function FlowPage() {
         <div className="flex flex-wrap items-end gap-4">
           <DateControl value={date} onChange={(next) => setSearch({ date: next })} />
           {isStaff && (
-            <div>
+            <div className="max-w-full min-w-0">
               <label htmlFor={classSelectId} className="text-sm font-medium">
                 {t("day.class")}
               </label>
@@ -107,7 +108,7 @@ export function FlowPage() {
                 id={classSelectId}
                 value={classId ?? ""}
                 onChange={(event) => setSearch({ classId: event.target.value || undefined })}
-                className={inputClass}
+                className={`${inputClass} max-w-full`}
               >
                 {activeRole === "teacher" && <option value="">{t("day.allStudents")}</option>}
                 {classes.data?.data.map((entry) => (
@@ -135,7 +136,7 @@ export function FlowPage() {
           {students.length === 0 ? (
             <p className="mt-2 text-slate-600 dark:text-slate-300">{t("day.noStudents")}</p>
           ) : (
-            <div className="mt-4 overflow-x-auto">
+            <TableRegion label={date ? dayLabel(date) : t("day.today")} className="mt-4">
               <div className="min-w-[640px]">
                 <div
                   className="ml-44 grid text-xs text-slate-500 dark:text-slate-400"
@@ -161,7 +162,7 @@ export function FlowPage() {
                   ))}
                 </ul>
               </div>
-            </div>
+            </TableRegion>
           )}
         </Card>
       )}

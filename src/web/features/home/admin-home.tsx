@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { BarFigure } from "../../components/charts/bar-figure";
+import { TableRegion } from "../../components/ui/table-region";
 import { formatXp } from "../../lib/format";
 import { schoolsSummaryQuery } from "./api";
 import { EmptyState, HomeHero, Loading, QueryError, Section } from "./parts";
@@ -98,12 +99,7 @@ function Totals({ schools }: { schools: SchoolTotals[] }) {
 function SchoolsTable({ schools }: { schools: SchoolTotals[] }) {
   const { t } = useTranslation("home");
   return (
-    <section
-      aria-label={t("admin.schools.scrollable")}
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable by keyboard
-      tabIndex={0}
-      className="relative -mx-5 overflow-x-auto sm:mx-0"
-    >
+    <TableRegion label={t("admin.schools.region")} className="-mx-5 sm:mx-0">
       <table className="w-full min-w-[30rem] text-left text-sm">
         <caption className="sr-only">{t("admin.schools.caption")}</caption>
         <thead className="border-b border-slate-200 text-xs tracking-wide text-slate-600 uppercase dark:border-slate-700 dark:text-slate-300">
@@ -139,7 +135,7 @@ function SchoolsTable({ schools }: { schools: SchoolTotals[] }) {
           ))}
         </tbody>
       </table>
-    </section>
+    </TableRegion>
   );
 }
 

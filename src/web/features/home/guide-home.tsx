@@ -4,6 +4,7 @@ import type { TFunction } from "i18next";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { StudentSummary } from "../../../shared/contracts/activity";
+import { TableRegion } from "../../components/ui/table-region";
 import { formatXp, gradeLabel, instantLabel, relativeTime } from "../../lib/format";
 import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
@@ -103,12 +104,7 @@ function StudentsTable({ students }: { students: StudentSummary[] }) {
   const now = new Date();
 
   return (
-    <section
-      aria-label={t("guide.table.scrollable")}
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable by keyboard
-      tabIndex={0}
-      className="relative -mx-5 overflow-x-auto sm:mx-0"
-    >
+    <TableRegion label={t("guide.table.region")} className="-mx-5 sm:mx-0">
       <table className="w-full min-w-[32rem] text-left text-sm">
         <caption className="sr-only">
           {t("guide.table.caption", {
@@ -208,6 +204,6 @@ function StudentsTable({ students }: { students: StudentSummary[] }) {
           })}
         </tbody>
       </table>
-    </section>
+    </TableRegion>
   );
 }

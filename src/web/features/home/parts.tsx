@@ -121,13 +121,13 @@ export function QueryError({
 /** Grey blocks where content is on its way. */
 export function Loading({ label, rows = 3 }: { label: string; rows?: number }) {
   return (
-    <div role="status" aria-live="polite" className="space-y-3">
+    <div role="status" aria-live="polite" data-loading className="space-y-3">
       <span className="sr-only">{label}</span>
       {Array.from({ length: rows }, (_, index) => `row-${index}`).map((key) => (
         <div
           key={key}
           aria-hidden="true"
-          className="h-8 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800"
+          className="h-8 motion-safe:animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800"
         />
       ))}
     </div>
@@ -200,7 +200,7 @@ export function SubjectGoals({
               className={`mt-1.5 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700 ${compact ? "h-2" : "h-3"}`}
             >
               <div
-                className={`h-full rounded-full transition-[width] ${entry.isComplete ? "bg-emerald-600 dark:bg-emerald-400" : "bg-brand-600 dark:bg-brand-500"}`}
+                className={`h-full rounded-full motion-safe:transition-[width] ${entry.isComplete ? "bg-emerald-600 dark:bg-emerald-400" : "bg-brand-600 dark:bg-brand-500"}`}
                 style={{ width: `${share * 100}%` }}
               />
             </div>

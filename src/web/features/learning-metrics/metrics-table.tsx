@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import type { LearningMetrics, MetricsView } from "../../../shared/contracts/activity";
 import { csvText } from "../../../shared/csv";
 import { addDays, weekStartOf } from "../../../shared/time-zone";
+import { TableRegion } from "../../components/ui/table-region";
 import { shownLocale } from "../../lib/format";
 import { i18next } from "../../lib/i18n";
 
@@ -186,10 +187,14 @@ export function MetricsTable({ table, caption }: { table: TableModel; caption: s
   const { t } = useTranslation("learning-metrics");
   const numbers = new Intl.NumberFormat(shownLocale());
   return (
-    <div className="max-h-[32rem] overflow-auto rounded-lg border border-slate-200 dark:border-slate-800">
+    <TableRegion
+      label={caption}
+      maxHeight="max-h-[32rem]"
+      className="rounded-lg border border-slate-200 dark:border-slate-800"
+    >
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
-        <thead className="sticky top-0 bg-slate-50 text-xs text-slate-600 uppercase dark:bg-slate-800 dark:text-slate-300">
+        <thead className="sticky top-0 z-20 bg-slate-50 text-xs text-slate-600 uppercase dark:bg-slate-800 dark:text-slate-300">
           <tr>
             {table.columns.map((column) => (
               <th
@@ -233,6 +238,6 @@ export function MetricsTable({ table, caption }: { table: TableModel; caption: s
           ))}
         </tbody>
       </table>
-    </div>
+    </TableRegion>
   );
 }

@@ -5,6 +5,7 @@ import type { JobOutcome, JobRun, JobSummary } from "../../../shared/contracts/j
 import { PageHeader } from "../../components/page-header";
 import { failureMessage } from "../../components/ui/dialog";
 import { buttonClass } from "../../components/ui/form";
+import { TableRegion } from "../../components/ui/table-region";
 import { instantLabel, relativeTime, shownLocale } from "../../lib/format";
 import { i18next } from "../../lib/i18n";
 import { Loading, QueryError, Section } from "../home/parts";
@@ -63,7 +64,7 @@ function JobsTable({ jobs, onNotice }: { jobs: JobSummary[]; onNotice: (notice: 
   if (jobs.length === 0)
     return <p className="text-sm text-slate-600 dark:text-slate-300">{t("jobs.none")}</p>;
   return (
-    <div className="overflow-x-auto">
+    <TableRegion label={t("jobs.caption")}>
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{t("jobs.caption")}</caption>
         <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
@@ -110,7 +111,7 @@ function JobsTable({ jobs, onNotice }: { jobs: JobSummary[]; onNotice: (notice: 
           ))}
         </tbody>
       </table>
-    </div>
+    </TableRegion>
   );
 }
 

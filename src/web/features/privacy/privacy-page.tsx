@@ -12,6 +12,7 @@ import { PageHeader } from "../../components/page-header";
 import { ConfirmDialog, failureMessage } from "../../components/ui/dialog";
 import { buttonClass, NumberField, TextField } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
+import { TableRegion } from "../../components/ui/table-region";
 import { gradeLabel, instantLabel } from "../../lib/format";
 import { userQuery } from "../admin/api";
 import { PersonPicker } from "../admin/people-search";
@@ -321,7 +322,7 @@ function AccessLog({
         (log.data.total === 0 ? (
           <p className="text-sm text-slate-600 dark:text-slate-300">{t("accessLog.none")}</p>
         ) : (
-          <div className="overflow-x-auto">
+          <TableRegion label={title}>
             <table className="w-full text-left text-sm">
               <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
                 <tr>
@@ -370,7 +371,7 @@ function AccessLog({
               onChange={setOffset}
               label={t("accessLog.entries")}
             />
-          </div>
+          </TableRegion>
         ))}
     </>
   );

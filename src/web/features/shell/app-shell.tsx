@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, useRouterState } from "@tanstack/react-router";
-import { type ReactNode, useEffect, useId, useState } from "react";
+import { LifeBuoy } from "lucide-react";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isAdminLevel } from "../../../shared/roles";
 import { decideAccess, NAV_GROUPS, type PageRoute, routes } from "../../../shared/routes";
@@ -71,9 +72,11 @@ export function AppShell({ auth, children }: { auth: AuthState; children: ReactN
           href={auth.config.supportUrl}
           target="_blank"
           rel="noopener noreferrer"
-          className="fixed right-4 bottom-4 z-30 rounded-full bg-blue-700 px-5 py-3 text-sm font-semibold text-white shadow-lg hover:bg-blue-800"
+          // On a phone only its icon, in the corner, so that it hides as little of a page as it can.
+          className="fixed right-3 bottom-3 z-30 inline-flex size-12 items-center justify-center gap-2 rounded-full bg-blue-700 text-sm font-semibold text-white shadow-lg hover:bg-blue-800 sm:right-4 sm:bottom-4 sm:size-auto sm:px-5 sm:py-3"
         >
-          {t("help")}
+          <LifeBuoy aria-hidden="true" className="size-5" />
+          <span className="sr-only sm:not-sr-only">{t("help")}</span>
         </a>
       )}
     </AuthProvider>
@@ -107,6 +110,38 @@ function Sidebar({
 }) {
   const { t } = useTranslation("shell");
   const sections = navigationFor(auth);
+  const nav = useRef<HTMLElement>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
+  const close = useRef(onClose);
+  close.current = onClose;
+  // Open on a phone, the menu acts as a dialog: focus moves in and stays in, Escape closes it,
+  // and focus goes back to the Menu button.
+  useEffect(() => {
+    if (!isOpen) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    closeButton.current?.focus();
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === "Escape") close.current();
+      if (event.key !== "Tab" || !nav.current) return;
+      const focusable = [
+        ...nav.current.querySelectorAll<HTMLElement>("a[href], button:not([disabled]), select"),
+      ];
+      const first = focusable[0];
+      const last = focusable.at(-1);
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault();
+        last?.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first?.focus();
+      }
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => {
+      document.removeEventListener("keydown", onKeyDown);
+      opener?.focus();
+    };
+  }, [isOpen]);
   return (
     <>
       {isOpen && (
@@ -118,14 +153,17 @@ function Sidebar({
         />
       )}
       <nav
+        ref={nav}
         aria-label={t("mainNavigation")}
-        className={`${isOpen ? "translate-x-0" : "-translate-x-full"} fixed inset-y-0 left-0 z-40 w-64 shrink-0 overflow-y-auto border-r border-slate-200 bg-white px-3 py-4 transition-transform lg:sticky lg:top-0 lg:h-screen lg:translate-x-0 dark:border-slate-800 dark:bg-slate-900`}
+        // Closed on a phone, it is out of sight and out of the Tab order.
+        className={`${isOpen ? "translate-x-0" : "-translate-x-full max-lg:invisible"} fixed inset-y-0 left-0 z-40 w-64 shrink-0 overflow-y-auto border-r border-slate-200 bg-white px-3 py-4 lg:sticky lg:top-0 lg:h-screen lg:translate-x-0 motion-safe:transition-transform dark:border-slate-800 dark:bg-slate-900`}
       >
         <div className="mb-4 flex items-center justify-between px-2">
           <Link to="/app" className="rounded-lg">
             <Brand />
           </Link>
           <button
+            ref={closeButton}
             type="button"
             onClick={onClose}
             className="rounded-lg px-2 py-1 text-sm text-slate-600 lg:hidden dark:text-slate-300"

@@ -5,6 +5,7 @@ import type { HeldEvent, HeldEventStatus } from "../../../shared/contracts/activ
 import { Card } from "../../components/page-header";
 import { Dialog, failureMessage } from "../../components/ui/dialog";
 import { buttonClass } from "../../components/ui/form";
+import { TableRegion } from "../../components/ui/table-region";
 import { dayLabel, instantLabel } from "../../lib/format";
 import { homeKeys } from "../home/api";
 import { approveHeldEvent, dismissHeldEvent, heldEventsQuery, xpKeys } from "./api";
@@ -70,7 +71,7 @@ export function HeldForReview() {
           {status === "pending" ? t("held.nothingWaiting") : t("held.noActivity")}
         </p>
       ) : (
-        <div className="mt-4 overflow-x-auto">
+        <TableRegion label={t("held.heading")} className="mt-4">
           <table aria-labelledby={ids.heading} aria-describedby={ids.description} className="w-full text-sm">
             <thead>
               <tr className="border-b border-slate-200 text-left dark:border-slate-700">
@@ -107,7 +108,7 @@ export function HeldForReview() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       )}
       {deciding && (
         <DecisionDialog event={deciding.event} action={deciding.action} onClose={() => setDeciding(null)} />

@@ -6,6 +6,7 @@ import { isIsoDate } from "../../../shared/search";
 import { addDays } from "../../../shared/time-zone";
 import { Card } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
+import { TableRegion } from "../../components/ui/table-region";
 import { dayLabel, shownLocale } from "../../lib/format";
 import { i18next } from "../../lib/i18n";
 import { xpDayQuery } from "./api";
@@ -109,7 +110,7 @@ export function XpDayView({ day, onInspect }: { day: XpDay; onInspect?: (event: 
         {day.totals.length === 0 ? (
           <p className="mt-3 text-slate-700 dark:text-slate-200">{t("day.noXp")}</p>
         ) : (
-          <div className="mt-3 overflow-x-auto">
+          <TableRegion label={t("day.totalsFor", { date: dayLabel(day.date) })} className="mt-3">
             <table className="w-full text-left text-sm" aria-labelledby={headings.totals}>
               <thead className="text-xs text-slate-600 uppercase dark:text-slate-400">
                 <tr>
@@ -160,7 +161,7 @@ export function XpDayView({ day, onInspect }: { day: XpDay; onInspect?: (event: 
                 </tr>
               </tfoot>
             </table>
-          </div>
+          </TableRegion>
         )}
       </Card>
 
