@@ -130,9 +130,6 @@ function screenshotNameOf(address: string, who: string) {
 
 const report = (findings: Finding[]) => findings.map((finding) => `${finding.page} ${finding.problem}`);
 
-// A trace of hundreds of pages would cost more than the walk: a finding names its page instead.
-test.use({ trace: "off" });
-
 test.describe("the walk", () => {
   test.describe.configure({ timeout: 10 * 60_000 });
   test.beforeAll(() => mkdirSync(SCREENS, { recursive: true }));

@@ -12,13 +12,6 @@ import { createLogger } from "../lib/logger";
 import { seedDemoSchool } from "../seed/demo-school";
 
 /**
- * The demo accounts' password is public, so the tests' copies hash it at a low scrypt cost: the
- * suite signs in thousands of times. Hashes carry their cost, so verifying needs nothing else;
- * passwords set by the tests still use the full cost.
- */
-const DEMO_PASSWORD_COST = { N: 2 ** 10, r: 8, p: 1 };
-
-/**
  * Builds one migrated, seeded database before the tests; every test file then starts from a
  * copy of it. PGlite: a dumped data directory. PostgreSQL (DATABASE_URL set): a template database.
  * Databases are created, copied and dropped on the server itself (DATABASE_DIRECT_URL when a
@@ -37,7 +30,7 @@ export default async function setup(project: TestProject) {
     const templateUrl = withDatabase(adminUrl, templateName);
     const handle = await openDatabase({ databaseUrl: templateUrl, poolSize: 2 });
     await handle.migrate();
-    await seedDemoSchool(handle.db, { passwordCost: DEMO_PASSWORD_COST });
+    await seedDemoSchool(handle.db);
     await handle.close();
     project.provide("testDatabase", {
       kind: "postgres",
@@ -57,7 +50,7 @@ export default async function setup(project: TestProject) {
   const client = await PGlite.create({ postgresqlconf: ["wal_recycle = off", "min_wal_size = 32MB"] });
   const handle = await openDatabase({ pglite: client });
   await handle.migrate();
-  await seedDemoSchool(handle.db, { passwordCost: DEMO_PASSWORD_COST });
+  await seedDemoSchool(handle.db);
   await client.query("checkpoint");
   const dump = await client.dumpDataDir("none");
   const dumpPath = path.join(folder, "template.tar");

@@ -85,8 +85,27 @@ export function formatNumber(value: number, maximumFractionDigits = 2): string {
   ).format(value);
 }
 
-/** XP with at most one decimal: 42, 12.5. */
+/**
+ * XP as children, parents and teachers read it: whole, rounded down, so that a goal never looks
+ * met before it is (29.6 of 30 reads 29).
+ */
 export function formatXp(xp: number): string {
+  return formatter(
+    "xp",
+    (locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: 0, roundingMode: "floor" }),
+  ).format(xp);
+}
+
+/** A chart axis's number, short enough never to be cut: 950, 18K, 1.2M (18 mil in Spanish). */
+export function axisNumber(value: number): string {
+  return formatter(
+    "axis",
+    (locale) => new Intl.NumberFormat(locale, { notation: "compact", maximumFractionDigits: 1 }),
+  ).format(value);
+}
+
+/** XP with at most one decimal (42, 12.5), for the staff pages that explain how XP was computed. */
+export function formatExactXp(xp: number): string {
   return formatNumber(xp, 1);
 }
 

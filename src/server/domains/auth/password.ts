@@ -23,7 +23,7 @@ function derive(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffe
   });
 }
 
-/** `cost` is lowered only for the test suite's demo accounts, whose password is public anyway. */
+/** `cost` is lowered only for the demo accounts, whose password is public (see the demo seed). */
 export async function hashPassword(password: string, cost: ScryptCost = COST): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, cost);

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { axisNumber } from "../../lib/format";
 
 export interface FigureBar {
   /** Under the bar; `name` says it in full in the tooltip and to screen readers. */
@@ -54,7 +55,8 @@ export function BarFigure({
               axisLine={false}
               allowDecimals={false}
               domain={minimumTop ? [0, (dataMax: number) => Math.max(dataMax, minimumTop)] : undefined}
-              width={48}
+              width="auto"
+              tickFormatter={axisNumber}
             />
             <Tooltip
               cursor={{ fill: "currentColor", fillOpacity: 0.08 }}

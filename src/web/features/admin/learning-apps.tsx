@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Puzzle } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { AppKey, LearningApp } from "../../../shared/contracts/learning-apps";
@@ -195,7 +196,7 @@ function AppIcon({ icon }: { icon: string | null }) {
   }
   return (
     <span aria-hidden="true" className={box}>
-      {icon || "🧩"}
+      {icon || <Puzzle className="size-5" />}
     </span>
   );
 }

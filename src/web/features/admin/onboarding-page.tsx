@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { BookOpen, School } from "lucide-react";
 import { type InputHTMLAttributes, useDeferredValue, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
@@ -428,7 +429,7 @@ function SchoolStep({
   if (!schools.data) return <Loading label={t("onboarding.school.loading")} />;
   if (schools.data.data.length === 0)
     return (
-      <EmptyState icon="🏫" title={t("onboarding.school.none")}>
+      <EmptyState icon={School} title={t("onboarding.school.none")}>
         {activeRole === "teacher" ? t("onboarding.school.noneGuide") : t("onboarding.school.noneAdmin")}
       </EmptyState>
     );
@@ -696,7 +697,7 @@ function ClassesStep({
   if (!classes.data) return <Loading label={t("explorer.classes.loading")} />;
   if (classes.data.data.length === 0)
     return (
-      <EmptyState icon="📚" title={t("onboarding.classes.none", { grade: gradeText(grade) })}>
+      <EmptyState icon={BookOpen} title={t("onboarding.classes.none", { grade: gradeText(grade) })}>
         {t("onboarding.classes.noneHint")}
       </EmptyState>
     );

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link, useParams, useSearch } from "@tanstack/react-router";
+import { Backpack, BookOpen, Users } from "lucide-react";
 import { useDeferredValue, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
@@ -127,7 +128,7 @@ function Overview({ org }: { org: OrgDetail }) {
       {summary.data && (
         <Section title={t("explorer.perGrade")} description={t("explorer.perGradeDescription")}>
           {summary.data.data.studentsPerGrade.length === 0 ? (
-            <EmptyState icon="🎒" title={t("explorer.noStudents")} />
+            <EmptyState icon={Backpack} title={t("explorer.noStudents")} />
           ) : (
             <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
               <GradeChart grades={summary.data.data.studentsPerGrade} />
@@ -282,7 +283,7 @@ function ClassesTab({ org }: { org: OrgDetail }) {
       {classes.data &&
         (classes.data.total === 0 ? (
           <EmptyState
-            icon="📚"
+            icon={BookOpen}
             title={deferred ? t("explorer.classes.noMatch") : t("explorer.classes.none")}
           />
         ) : (
@@ -381,7 +382,7 @@ function PeopleTab({ orgId }: { orgId: string }) {
       {people.isPending && <Loading label={t("explorer.people.loading")} />}
       {people.data &&
         (people.data.total === 0 ? (
-          <EmptyState icon="🧑‍🤝‍🧑" title={t("explorer.people.none")} />
+          <EmptyState icon={Users} title={t("explorer.people.none")} />
         ) : (
           <>
             <ul

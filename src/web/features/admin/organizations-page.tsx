@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
+import { School } from "lucide-react";
 import { type FormEvent, useDeferredValue, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Org } from "../../../shared/contracts/people";
@@ -56,7 +57,7 @@ export function OrganizationsPage() {
         {orgs.isPending && <Loading label={t("organizations.loading")} />}
         {orgs.data &&
           (orgs.data.total === 0 ? (
-            <EmptyState icon="🏫" title={deferred ? t("organizations.noMatch") : t("organizations.none")}>
+            <EmptyState icon={School} title={deferred ? t("organizations.noMatch") : t("organizations.none")}>
               {deferred ? t("organizations.noMatchHint") : t("organizations.noneHint")}
             </EmptyState>
           ) : (

@@ -1,3 +1,4 @@
+import { Check, Dot, type LucideIcon, X } from "lucide-react";
 import { type InputHTMLAttributes, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
@@ -87,10 +88,10 @@ function ruleStates(password: string, context: PasswordContext | null): RuleStat
   });
 }
 
-const RULE_MARKS: Record<RuleState, { mark: string; className: string }> = {
-  met: { mark: "✓", className: "text-emerald-700 dark:text-emerald-300" },
-  broken: { mark: "✗", className: "text-red-700 dark:text-red-300" },
-  unchecked: { mark: "•", className: "text-slate-500 dark:text-slate-400" },
+const RULE_MARKS: Record<RuleState, { Mark: LucideIcon; className: string }> = {
+  met: { Mark: Check, className: "text-emerald-700 dark:text-emerald-300" },
+  broken: { Mark: X, className: "text-red-700 dark:text-red-300" },
+  unchecked: { Mark: Dot, className: "text-slate-500 dark:text-slate-400" },
 };
 
 /**
@@ -133,9 +134,11 @@ export function NewPasswordField({
           const state = RULE_MARKS[ruleState];
           return (
             <li key={rule.id} className="flex gap-2">
-              <span aria-hidden="true" className={`w-4 shrink-0 text-center font-bold ${state.className}`}>
-                {state.mark}
-              </span>
+              <state.Mark
+                aria-hidden="true"
+                strokeWidth={3}
+                className={`mt-0.5 size-4 shrink-0 ${state.className}`}
+              />
               <span className="text-slate-700 dark:text-slate-300">
                 {t(`password.rules.${rule.id}`, PASSWORD_LIMITS)}
                 {ruleState !== "unchecked" && (

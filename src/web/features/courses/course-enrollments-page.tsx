@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
+import { FolderOpen } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DEFAULT_PAGE_SIZE, type EnrollmentSort } from "../../../shared/contracts/courses";
@@ -113,7 +114,7 @@ export function CourseEnrollmentsPage() {
           {enrollments.isPending && <Loading label={t("loadingEnrollments")} rows={6} />}
           {enrollments.data &&
             (enrollments.data.total === 0 ? (
-              <EmptyState icon="🗂️" title={t("noEnrollmentMatches")}>
+              <EmptyState icon={FolderOpen} title={t("noEnrollmentMatches")}>
                 {t("courseEnrollments.tryAnother")}
               </EmptyState>
             ) : (

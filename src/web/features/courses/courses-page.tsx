@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
+import { BookOpen } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CourseSummary } from "../../../shared/contracts/courses";
@@ -50,7 +51,7 @@ export function CoursesPage() {
       {courses.isPending && <Loading label={t("loadingCourses")} rows={4} />}
       {courses.data &&
         (courses.data.total === 0 ? (
-          <EmptyState icon="📚" title={search ? t("noCourseMatches") : t("coursesPage.noCourses")}>
+          <EmptyState icon={BookOpen} title={search ? t("noCourseMatches") : t("coursesPage.noCourses")}>
             {search
               ? t("nothingMatches", { search })
               : ROLES_WITH_EMPTY_TEXT.includes(role)

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
+import { BookOpen } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import type { CourseSort } from "../../../shared/contracts/courses";
 import { Card, PageHeader } from "../../components/page-header";
@@ -56,7 +57,7 @@ export function ManageCoursesPage() {
           {courses.data &&
             (courses.data.total === 0 && search.page === 0 ? (
               <EmptyState
-                icon="📚"
+                icon={BookOpen}
                 title={search.search ? t("noCourseMatches") : t("manageCourses.noCourses")}
               >
                 {search.search

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useSearch } from "@tanstack/react-router";
+import { FolderOpen } from "lucide-react";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Enrollment, EnrollmentSort } from "../../../shared/contracts/courses";
@@ -106,7 +107,7 @@ export function ManageEnrollmentsPage() {
           {enrollments.isPending && <Loading label={t("loadingEnrollments")} rows={6} />}
           {enrollments.data &&
             (enrollments.data.total === 0 && search.page === 0 ? (
-              <EmptyState icon="🗂️" title={t("noEnrollmentMatches")}>
+              <EmptyState icon={FolderOpen} title={t("noEnrollmentMatches")}>
                 {t("manageEnrollments.tryAnother")}
               </EmptyState>
             ) : (

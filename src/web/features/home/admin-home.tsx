@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { School } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { BarFigure } from "../../components/charts/bar-figure";
 import { TableRegion } from "../../components/ui/table-region";
@@ -33,7 +34,7 @@ export function AdminHome() {
       {schools.isPending && <Loading label={t("admin.loading")} rows={4} />}
       {schools.data &&
         (schools.data.length === 0 ? (
-          <EmptyState icon="🏫" title={t("admin.empty.title")}>
+          <EmptyState icon={School} title={t("admin.empty.title")}>
             {t("admin.empty.body")}
           </EmptyState>
         ) : (

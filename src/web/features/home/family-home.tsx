@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
+import { Users } from "lucide-react";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { StudentSummary } from "../../../shared/contracts/activity";
@@ -60,7 +61,7 @@ export function FamilyHome() {
       {children.isPending && <Loading label={t("family.loading")} rows={4} />}
       {children.data &&
         (children.data.length === 0 ? (
-          <EmptyState icon="👪" title={t("family.empty.title")}>
+          <EmptyState icon={Users} title={t("family.empty.title")}>
             {t("family.empty.body")}
           </EmptyState>
         ) : (

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import type { TFunction } from "i18next";
+import { Check, Flame, GraduationCap } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { StudentSummary } from "../../../shared/contracts/activity";
@@ -63,7 +64,7 @@ export function GuideHome() {
         {students.isPending && <Loading label={t("guide.loading")} />}
         {students.data &&
           (students.data.length === 0 ? (
-            <EmptyState icon="🧑‍🏫" title={t("guide.empty.title")}>
+            <EmptyState icon={GraduationCap} title={t("guide.empty.title")}>
               {t("guide.empty.body")}
             </EmptyState>
           ) : (
@@ -173,9 +174,9 @@ function StudentsTable({ students }: { students: StudentSummary[] }) {
                         : ""
                     }
                   >
-                    <span aria-hidden="true">
+                    <span aria-hidden="true" className="inline-flex items-center gap-1">
                       {met}/{total}
-                      {allMet && " ✓"}
+                      {allMet && <Check className="size-3.5" strokeWidth={3} />}
                     </span>
                     <span className="sr-only">{t("student.today.met", { met, total })}</span>
                   </span>
@@ -183,7 +184,10 @@ function StudentsTable({ students }: { students: StudentSummary[] }) {
                 <td className="px-5 py-2.5 text-right tabular-nums sm:px-3">
                   {student.streak > 0 ? (
                     <>
-                      <span aria-hidden="true">🔥 {student.streak}</span>
+                      <span aria-hidden="true" className="inline-flex items-center gap-1">
+                        <Flame className="size-4 text-amber-600 dark:text-amber-400" />
+                        {student.streak}
+                      </span>
                       <span className="sr-only">{t("streak.days", { count: student.streak })}</span>
                     </>
                   ) : (

@@ -1,3 +1,4 @@
+import { Check, Flame, type LucideIcon } from "lucide-react";
 import { type ReactNode, useId } from "react";
 import { useTranslation } from "react-i18next";
 import type { StudentSummary } from "../../../shared/contracts/activity";
@@ -135,12 +136,18 @@ export function Loading({ label, rows = 3 }: { label: string; rows?: number }) {
 }
 
 /** A friendly line where a list is empty. */
-export function EmptyState({ icon, title, children }: { icon: string; title: string; children?: ReactNode }) {
+export function EmptyState({
+  icon: Icon,
+  title,
+  children,
+}: {
+  icon: LucideIcon;
+  title: string;
+  children?: ReactNode;
+}) {
   return (
     <div className="rounded-xl border border-dashed border-slate-300 p-6 text-center dark:border-slate-700">
-      <p aria-hidden="true" className="text-3xl">
-        {icon}
-      </p>
+      <Icon aria-hidden="true" className="mx-auto size-8 text-slate-500 dark:text-slate-400" />
       <p className="mt-2 font-semibold">{title}</p>
       {children && <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{children}</p>}
     </div>
@@ -173,7 +180,7 @@ export function SubjectGoals({
                     aria-hidden="true"
                     className="flex h-5 w-5 items-center justify-center rounded-full bg-emerald-600 text-xs text-white dark:bg-emerald-500 dark:text-emerald-950"
                   >
-                    ✓
+                    <Check className="size-3.5" strokeWidth={3} />
                   </span>
                 ) : (
                   <span
@@ -211,7 +218,7 @@ export function SubjectGoals({
   );
 }
 
-/** "🔥 4 school days": consecutive school days with every goal met. */
+/** A flame and "4 school days": consecutive school days with every goal met. */
 export function Streak({ days, size = "md" }: { days: number; size?: "md" | "lg" }) {
   const { t } = useTranslation("home");
   const text = days === 0 ? t("streak.none") : t("streak.days", { count: days });
@@ -220,7 +227,7 @@ export function Streak({ days, size = "md" }: { days: number; size?: "md" | "lg"
       title={t("streak.title")}
       className={`inline-flex items-center gap-1.5 rounded-full bg-amber-100 font-semibold text-amber-900 dark:bg-amber-950 dark:text-amber-100 ${size === "lg" ? "px-4 py-1.5 text-lg" : "px-2.5 py-0.5 text-sm"}`}
     >
-      <span aria-hidden="true">🔥</span>
+      <Flame aria-hidden="true" className={size === "lg" ? "size-5" : "size-4"} />
       <span>
         <span className="sr-only">{t("streak.label")} </span>
         {text}
@@ -285,7 +292,7 @@ export function WeekBars({
                   aria-hidden="true"
                   className="flex h-4 items-center text-xs text-emerald-700 dark:text-emerald-300"
                 >
-                  {day.allGoalsMet && day.xp > 0 ? "✓" : ""}
+                  {day.allGoalsMet && day.xp > 0 && <Check className="size-3.5" strokeWidth={3} />}
                 </span>
                 <span
                   aria-hidden="true"

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import type { TFunction } from "i18next";
+import { BookOpen, Puzzle } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import type { appFreshnessSchema, StudentSummary } from "../../../shared/contracts/activity";
@@ -101,7 +102,7 @@ function AppList({ apps }: { apps: LearningApp[] }) {
   const { t } = useTranslation("home");
   if (apps.length === 0) {
     return (
-      <EmptyState icon="🧩" title={t("student.apps.empty.title")}>
+      <EmptyState icon={Puzzle} title={t("student.apps.empty.title")}>
         {t("student.apps.empty.body")}
       </EmptyState>
     );
@@ -164,7 +165,7 @@ function AppIcon({ icon }: { icon: string | null }) {
   }
   return (
     <span aria-hidden="true" className={box}>
-      {icon || "📘"}
+      {icon || <BookOpen className="size-5" />}
     </span>
   );
 }

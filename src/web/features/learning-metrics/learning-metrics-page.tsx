@@ -16,8 +16,10 @@ import { buttonClass, TextField } from "../../components/ui/form";
 import { shownLocale } from "../../lib/format";
 import { apiFetch } from "../../lib/http";
 import { i18next } from "../../lib/i18n";
+import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
 import { childrenSummaryQuery, guideStudentsQuery } from "../home/api";
+import { StudentPicker as SearchedStudentPicker } from "../xp/student-picker";
 import { MetricsChart } from "./metrics-chart";
 import { downloadCsv, groupsOf, MetricsTable, type TableModel, tableOf } from "./metrics-table";
 
@@ -91,7 +93,7 @@ export function LearningMetricsPage() {
 
   const metrics = useQuery(metricsQuery(requestOf(search, { startDate, endDate })));
   const data = metrics.data;
-  const groups = data ? groupsOf(data) : [];
+  const groups = data ? groupsOf(data, search.groupByApp ? "app" : "subject") : [];
   const table: TableModel | null = data ? tableOf(data, groups, { showAllMetrics }) : null;
   const goal = data && showDailyGoal ? goalOf(data) : null;
 
@@ -164,6 +166,11 @@ export function LearningMetricsPage() {
               search={search}
               role={activeRole}
               userId={user.sourcedId}
+              chosenName={
+                search.studentId && data?.students.length === 1 && data.students[0]
+                  ? fullName(data.students[0])
+                  : null
+              }
               onPick={(value) =>
                 setSearch({
                   studentId: value === ALL || value === SOME || value === CLASS ? undefined : value,
@@ -346,19 +353,22 @@ function Toggle({
   );
 }
 
-const adminStudentsQuery = (today: string) =>
-  metricsQuery({ allStudents: "1", startDate: today, endDate: today });
-
-/** Guides pick among their students, families among their children, administrators among everyone. */
+/**
+ * Guides pick among their students and families among their children; administrators search the
+ * whole roster on the server (no list of everyone), and clear the choice to see every student.
+ */
 function StudentPicker({
   search,
   role,
   userId,
+  chosenName,
   onPick,
 }: {
   search: MetricsSearch;
   role: ReturnType<typeof useAuth>["activeRole"];
   userId: string;
+  /** The chosen student's name, once the metrics have named them. */
+  chosenName: string | null;
   onPick: (value: string) => void;
 }) {
   const { t } = useTranslation("learning-metrics");
@@ -367,11 +377,17 @@ function StudentPicker({
   const isFamily = role === "parent" || role === "guardian";
   const guide = useQuery({ ...guideStudentsQuery(userId), enabled: isGuide });
   const family = useQuery({ ...childrenSummaryQuery(userId), enabled: isFamily });
-  const admin = useQuery({
-    ...adminStudentsQuery(localDateOf(new Date(), SCHOOL_TIME_ZONE)),
-    enabled: role === "administrator",
-  });
-  const list = (isGuide ? guide.data : isFamily ? family.data : admin.data?.students) ?? [];
+  if (role === "administrator")
+    return (
+      <SearchedStudentPicker
+        selected={
+          search.studentId ? { sourcedId: search.studentId, name: chosenName ?? t("picker.chosen") } : null
+        }
+        onSelect={(student) => onPick(student ? student.sourcedId : ALL)}
+        wide
+      />
+    );
+  const list = (isGuide ? guide.data : isFamily ? family.data : null) ?? [];
   const students = [...list].sort((a, b) =>
     `${a.familyName} ${a.givenName}`.localeCompare(`${b.familyName} ${b.givenName}`),
   );

@@ -11,7 +11,7 @@ import {
   YAxis,
 } from "recharts";
 import type { LearningMetrics } from "../../../shared/contracts/activity";
-import { shownLocale } from "../../lib/format";
+import { axisNumber, shownLocale } from "../../lib/format";
 import { type MetricsGroup, periodsOf } from "./metrics-table";
 
 function shortLabel(view: LearningMetrics["view"], period: string): string {
@@ -71,7 +71,8 @@ export function MetricsChart({
               stroke="currentColor"
               strokeOpacity={0.4}
               allowDecimals={false}
-              width={48}
+              width="auto"
+              tickFormatter={axisNumber}
               domain={[0, "auto"]}
             />
             <Tooltip

@@ -5,6 +5,7 @@ import { addDays, weekStartOf } from "../../../shared/time-zone";
 import { TableRegion } from "../../components/ui/table-region";
 import { shownLocale } from "../../lib/format";
 import { i18next } from "../../lib/i18n";
+import { subjectColor } from "../../lib/subjects";
 
 /** A group (subject or app) of the metrics, with its place in the chart's colours. */
 export interface MetricsGroup {
@@ -22,13 +23,17 @@ export function periodHeading(view: MetricsView): string {
 
 const column = (name: string) => i18next.t(`learning-metrics:table.columns.${name}`);
 
-/** Every group of the answer, by name, each with its colour. */
-export function groupsOf(data: LearningMetrics): MetricsGroup[] {
+/** Every group of the answer, by name, each with its colour: a subject's own, as on every page. */
+export function groupsOf(data: LearningMetrics, groupBy: "subject" | "app"): MetricsGroup[] {
   const names = new Map<string, string>();
   for (const row of data.rows) names.set(row.group, row.groupName);
   return [...names.entries()]
     .sort((a, b) => a[1].localeCompare(b[1]))
-    .map(([key, name], index) => ({ key, name, color: PALETTE[index % PALETTE.length] as string }));
+    .map(([key, name], index) => ({
+      key,
+      name,
+      color: groupBy === "subject" ? subjectColor(name) : (PALETTE[index % PALETTE.length] as string),
+    }));
 }
 
 /** The first day of every period of the range, in order, empty periods included. */

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, useRouterState } from "@tanstack/react-router";
-import { LifeBuoy } from "lucide-react";
+import { LifeBuoy, Moon, Sun, SunMoon } from "lucide-react";
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isAdminLevel } from "../../../shared/roles";
@@ -319,6 +319,7 @@ function ThemeSwitcher() {
   const [theme, setTheme] = useTheme();
   const next = THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length] as Theme;
   const label = `${t(`theme.now.${theme}`)} ${t(`theme.switchTo.${next}`)}`;
+  const ThemeIcon = theme === "dark" ? Moon : theme === "light" ? Sun : SunMoon;
   return (
     <button
       type="button"
@@ -326,7 +327,7 @@ function ThemeSwitcher() {
       title={label}
       className="rounded-lg border border-slate-300 px-2.5 py-1.5 text-sm dark:border-slate-700"
     >
-      <span aria-hidden="true">{theme === "dark" ? "☾" : theme === "light" ? "☀" : "◐"}</span>
+      <ThemeIcon aria-hidden="true" className="size-4" />
       <span className="sr-only">{label}</span>
     </button>
   );

@@ -5,7 +5,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { type LearningMetricsRow, learningMetricsResponseSchema } from "../../../shared/contracts/activity";
 import { addDays, weekStartOf } from "../../../shared/time-zone";
 import { Card, PageHeader } from "../../components/page-header";
-import { dayLabel } from "../../lib/format";
+import { axisNumber, dayLabel } from "../../lib/format";
 import { apiFetch } from "../../lib/http";
 import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
@@ -160,7 +160,8 @@ export function TimebackPage() {
                       <XAxis dataKey="label" tick={{ fontSize: 11 }} />
                       <YAxis
                         tick={{ fontSize: 11 }}
-                        width={40}
+                        width="auto"
+                        tickFormatter={axisNumber}
                         label={{ value: t("axisMinutes"), angle: -90, position: "insideLeft", fontSize: 11 }}
                       />
                       <Tooltip />

@@ -9,7 +9,7 @@ import { learningSettingsQuery } from "./api";
 import { LearningSettingsCard } from "./learning-settings";
 import { type PickedStudent, StudentPicker } from "./student-picker";
 import { DayPicker, useXpDay, XpDayResult } from "./xp-day-view";
-import { amountClass, formatXp } from "./xp-history";
+import { amountClass, xpAmount } from "./xp-history";
 
 const EMPTY_INPUT: XpInput = {
   baseXp: 20,
@@ -180,7 +180,7 @@ function WhatIf({
               <>
                 <p className="text-sm text-slate-600 dark:text-slate-300">{t("whatIf.wouldEarn")}</p>
                 <p className={`text-2xl font-extrabold tabular-nums ${amountClass(award.xp)}`}>
-                  {formatXp(award.xp)}
+                  {xpAmount(award.xp, { exact: true })}
                 </p>
                 <p className="mt-2 font-mono text-sm break-words">{award.explanation}</p>
               </>

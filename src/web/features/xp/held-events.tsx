@@ -10,7 +10,7 @@ import { dayLabel, instantLabel } from "../../lib/format";
 import { homeKeys } from "../home/api";
 import { approveHeldEvent, dismissHeldEvent, heldEventsQuery, xpKeys } from "./api";
 import { SELECT_CLASS } from "./student-picker";
-import { formatXp } from "./xp-history";
+import { xpAmount } from "./xp-history";
 
 const STATUS_CHOICES: (HeldEventStatus | "all")[] = ["pending", "approved", "dismissed", "all"];
 
@@ -144,7 +144,7 @@ function HeldEventRow({
         )}
       </td>
       <td className="py-3 pr-4 text-right font-semibold whitespace-nowrap tabular-nums">
-        {formatXp(event.xp)}
+        {xpAmount(event.xp, { exact: true })}
       </td>
       <td className="py-3 pr-4 first-letter:uppercase">
         {event.heldReason.replace(/^Held for review: /, "")}
@@ -236,7 +236,7 @@ function DecisionDialog({
         action,
         named: event.activityName ? "yes" : "no",
         name: event.studentName,
-        amount: formatXp(event.xp),
+        amount: xpAmount(event.xp, { exact: true }),
         subject: event.subject,
         activity: event.activityName ?? "",
       })}

@@ -7,7 +7,7 @@ import { homeKeys } from "../home/api";
 import { awardXp, xpKeys } from "./api";
 import { HeldForReview } from "./held-events";
 import { type PickedStudent, SELECT_CLASS, StudentPicker } from "./student-picker";
-import { formatXp, XpHistoryList } from "./xp-history";
+import { XpHistoryList, xpAmount } from "./xp-history";
 
 export const SUBJECTS = ["Math", "Reading", "Language", "Science"] as const;
 
@@ -198,7 +198,7 @@ export function ManualXpPage() {
                     ? t("manual.replay", { name: confirmation.studentName })
                     : t("manual.confirmation", {
                         direction: confirmation.amount < 0 ? "deduct" : "award",
-                        amount: formatXp(Math.abs(confirmation.amount)),
+                        amount: xpAmount(Math.abs(confirmation.amount), { exact: true }),
                         subject: confirmation.subject,
                         name: confirmation.studentName,
                       })}

@@ -10,7 +10,7 @@ import { TableRegion } from "../../components/ui/table-region";
 import { dayLabel, shownLocale } from "../../lib/format";
 import { i18next } from "../../lib/i18n";
 import { xpDayQuery } from "./api";
-import { amountClass, formatXp } from "./xp-history";
+import { amountClass, xpAmount } from "./xp-history";
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
@@ -136,15 +136,15 @@ export function XpDayView({ day, onInspect }: { day: XpDay; onInspect?: (event: 
                       <th scope="row" className="py-2 pr-3 font-medium">
                         {total.subject}
                       </th>
-                      <td className="py-2 pr-3 text-right">{formatXp(total.eventXp)}</td>
+                      <td className="py-2 pr-3 text-right">{xpAmount(total.eventXp, { exact: true })}</td>
                       <td className={`py-2 pr-3 text-right ${amountClass(total.manualXp)}`}>
-                        {formatXp(total.manualXp, { signed: true })}
+                        {xpAmount(total.manualXp, { signed: true, exact: true })}
                       </td>
                       <td className="py-2 text-right font-semibold">
-                        {formatXp(total.totalXp)}
+                        {xpAmount(total.totalXp, { exact: true })}
                         {gap !== 0 && (
                           <span className="block text-xs font-normal text-amber-800 dark:text-amber-300">
-                            {t("day.gap", { amount: formatXp(gap, { signed: true }) })}
+                            {t("day.gap", { amount: xpAmount(gap, { signed: true, exact: true }) })}
                           </span>
                         )}
                       </td>
@@ -157,7 +157,9 @@ export function XpDayView({ day, onInspect }: { day: XpDay; onInspect?: (event: 
                   <th scope="row" colSpan={3} className="py-2 pr-3 text-right font-semibold">
                     {t("day.allSubjects")}
                   </th>
-                  <td className="py-2 text-right font-bold tabular-nums">{formatXp(day.totalXp)}</td>
+                  <td className="py-2 text-right font-bold tabular-nums">
+                    {xpAmount(day.totalXp, { exact: true })}
+                  </td>
                 </tr>
               </tfoot>
             </table>
@@ -198,7 +200,7 @@ export function XpDayView({ day, onInspect }: { day: XpDay; onInspect?: (event: 
                 <span
                   className={`w-20 shrink-0 text-right font-semibold tabular-nums ${amountClass(entry.amount)}`}
                 >
-                  {formatXp(entry.amount, { signed: true })}
+                  {xpAmount(entry.amount, { signed: true, exact: true })}
                 </span>
                 <div className="min-w-0 flex-1">
                   <p className="break-words">{entry.reason}</p>
@@ -239,7 +241,7 @@ function EventCard({
     [t("day.facts.antiPattern"), duration(event.antiPatternSeconds)],
     [
       t("day.facts.expected"),
-      event.expectedXp === null ? t("day.facts.notSent") : formatXp(event.expectedXp),
+      event.expectedXp === null ? t("day.facts.notSent") : xpAmount(event.expectedXp, { exact: true }),
     ],
   ];
   return (
@@ -257,7 +259,7 @@ function EventCard({
         </div>
         <p className={`text-lg font-bold tabular-nums ${amountClass(event.awardedXp)}`}>
           <span className="sr-only">{t("day.awarded")} </span>
-          {formatXp(event.awardedXp)}
+          {xpAmount(event.awardedXp, { exact: true })}
         </p>
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-3">

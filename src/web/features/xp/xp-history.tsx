@@ -2,15 +2,18 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { buttonClass } from "../../components/ui/form";
-import { dayLabel, formatNumber } from "../../lib/format";
+import { dayLabel, formatExactXp, formatXp } from "../../lib/format";
 import { i18next } from "../../lib/i18n";
 import { xpHistoryQuery } from "./api";
 
 const PAGE = 20;
 
-/** `+5 XP`, `−2.5 XP`. */
-export function formatXp(amount: number, { signed = false } = {}): string {
-  const value = formatNumber(Math.abs(amount));
+/**
+ * `+5 XP`, `−2 XP`: whole for students and families; `exact` (`−2.5 XP`) on the staff pages that
+ * explain how XP was computed.
+ */
+export function xpAmount(amount: number, { signed = false, exact = false } = {}): string {
+  const value = (exact ? formatExactXp : formatXp)(Math.abs(amount));
   const sign = amount < 0 ? "−" : signed && amount > 0 ? "+" : "";
   return i18next.t("xp:amount", { amount: `${sign}${value}` });
 }
@@ -46,7 +49,7 @@ export function XpHistoryList({ studentId, headingId }: { studentId: string; hea
             <span
               className={`w-20 shrink-0 text-right font-semibold tabular-nums ${amountClass(entry.amount)}`}
             >
-              {formatXp(entry.amount, { signed: true })}
+              {xpAmount(entry.amount, { signed: true })}
             </span>
             <div className="min-w-0 flex-1">
               <p className="break-words">{entry.reason}</p>

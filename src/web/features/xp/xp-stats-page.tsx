@@ -4,12 +4,12 @@ import { useTranslation } from "react-i18next";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { addDays } from "../../../shared/time-zone";
 import { Card, PageHeader } from "../../components/page-header";
-import { dayLabel, shownLocale } from "../../lib/format";
+import { axisNumber, dayLabel, shownLocale } from "../../lib/format";
 import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
 import { studentHomeQuery, xpHeatmapQuery } from "../home/api";
 import { type PickedStudent, SELECT_CLASS, StudentPicker } from "./student-picker";
-import { formatXp, XpHistoryList } from "./xp-history";
+import { XpHistoryList, xpAmount } from "./xp-history";
 
 const RANGES = [2, 4, 8, 12] as const;
 
@@ -123,9 +123,9 @@ function StudentXp({ student, isSelf }: { student: PickedStudent; isSelf: boolea
           <>
             <dl className="mt-4 grid grid-cols-3 gap-3 text-center">
               {[
-                [t("stats.total"), formatXp(total)],
+                [t("stats.total"), xpAmount(total)],
                 [t("stats.daysWithXp"), t("stats.daysOf", { active: activeDays, days: days.length })],
-                [t("stats.bestDay"), best && best.xpGained > 0 ? formatXp(best.xpGained) : "—"],
+                [t("stats.bestDay"), best && best.xpGained > 0 ? xpAmount(best.xpGained) : "—"],
               ].map(([term, value]) => (
                 <div key={term} className="rounded-xl bg-slate-100 px-2 py-3 dark:bg-slate-800">
                   <dt className="text-xs text-slate-600 dark:text-slate-300">{term}</dt>
@@ -139,7 +139,7 @@ function StudentXp({ student, isSelf }: { student: PickedStudent; isSelf: boolea
               <div
                 role="img"
                 aria-label={t("stats.chartLabel", {
-                  total: formatXp(total),
+                  total: xpAmount(total),
                   days: days.length,
                   active: activeDays,
                 })}
@@ -159,6 +159,8 @@ function StudentXp({ student, isSelf }: { student: PickedStudent; isSelf: boolea
                       tick={{ fill: "currentColor", fontSize: 12 }}
                       stroke="currentColor"
                       allowDecimals={false}
+                      width="auto"
+                      tickFormatter={axisNumber}
                     />
                     <Tooltip
                       cursor={{ fill: "currentColor", fillOpacity: 0.08 }}
@@ -168,7 +170,7 @@ function StudentXp({ student, isSelf }: { student: PickedStudent; isSelf: boolea
                         return (
                           <div className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm text-slate-900 shadow dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
                             <p className="font-medium">{dayLabel(point.date)}</p>
-                            <p className="tabular-nums">{formatXp(point.xpGained)}</p>
+                            <p className="tabular-nums">{xpAmount(point.xpGained)}</p>
                           </div>
                         );
                       }}
@@ -205,7 +207,7 @@ function StudentXp({ student, isSelf }: { student: PickedStudent; isSelf: boolea
                       {[...days].reverse().map((day) => (
                         <tr key={day.date}>
                           <td className="py-1 pr-3">{dayLabel(day.date)}</td>
-                          <td className="py-1 text-right">{formatXp(day.xpGained)}</td>
+                          <td className="py-1 text-right">{xpAmount(day.xpGained)}</td>
                         </tr>
                       ))}
                     </tbody>
