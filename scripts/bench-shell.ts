@@ -1,7 +1,7 @@
 /**
  * The shell's weight and paint, in Debian's Chromium against the real server with the demo school:
  *
- *   npm run bench:shell                 # 5 cold loads of each page
+ *   npm run bench:shell                 # 11 cold loads of each page
  *   npm run bench:shell -- --runs 10
  *
  * For the sign-in page and a student's home: the JavaScript the browser loads to show the page,
@@ -20,7 +20,7 @@ import { type Browser, chromium } from "@playwright/test";
 import { figure, startServer, stopChild } from "./bench-lib";
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const { values: args } = parseArgs({ options: { runs: { type: "string", default: "5" } } });
+const { values: args } = parseArgs({ options: { runs: { type: "string", default: "11" } } });
 const runs = Number(args.runs);
 const log = (message: string) => process.stderr.write(`[bench-shell] ${message}\n`);
 

@@ -49,6 +49,9 @@ const signedInRoute = createRoute({
   id: "signed-in",
   beforeLoad: async ({ context, location }): Promise<{ auth: AuthState }> => {
     const toLogin = () => redirect({ href: loginUrlFor(location.href), replace: true });
+    // The public configuration loads beside the session, not after it.
+    const configLoad = context.queryClient.ensureQueryData(configQuery);
+    configLoad.catch(() => {});
     const me = await context.queryClient.ensureQueryData(meQuery).catch((error: Error) => {
       if (error.message === INVALID_AUTH_DATA) {
         console.error(INVALID_AUTH_DATA);
@@ -57,7 +60,7 @@ const signedInRoute = createRoute({
       throw error;
     });
     if (!me.isAuthenticated) throw toLogin();
-    const config = await context.queryClient.ensureQueryData(configQuery);
+    const config = await configLoad;
     return { auth: toAuthState(me, config) };
   },
   component: SignedInLayout,

@@ -1,5 +1,6 @@
 import i18next, { type BackendModule, type ResourceKey } from "i18next";
 import ICU from "i18next-icu";
+import IntlMessageFormat from "intl-messageformat";
 import { initReactI18next } from "react-i18next";
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "../../shared/languages";
 import { ROLE_DISPLAY_NAMES } from "../../shared/roles";
@@ -71,6 +72,16 @@ const lazyCatalogues: BackendModule = {
       (error: Error) => callback(error, null),
     );
   },
+};
+
+// The message compiler looks each message's locale up in the browser's locale data afresh, which
+// costs about a millisecond a message on a first render; the languages are two, so keep the answers.
+const resolveLocale = IntlMessageFormat.resolveLocale;
+const resolvedLocales = new Map<string, Intl.Locale | undefined>();
+IntlMessageFormat.resolveLocale = (locales) => {
+  const key = String(locales);
+  if (!resolvedLocales.has(key)) resolvedLocales.set(key, resolveLocale(locales));
+  return resolvedLocales.get(key);
 };
 
 /** Readies the strings in `language` before the app first renders, so no other language flashes. */
