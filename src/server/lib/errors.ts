@@ -21,6 +21,12 @@ const STATUS_BY_CODE = {
 export type ErrorCode = keyof typeof STATUS_BY_CODE;
 export type ErrorStatus = (typeof STATUS_BY_CODE)[ErrorCode];
 
+/** A field's problem: a catalogue message or a text already in the reader's language. */
+export interface FieldIssue {
+  path: string;
+  message: string | Message;
+}
+
 /**
  * An error whose message is safe to show to the user as it is: a catalogue message, answered in
  * the language of the request (`message` holds the English, for the log), or a text as it is.
@@ -31,7 +37,7 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     private readonly said: string | Message,
-    readonly details: Pick<ApiError, "issues" | "retryAfterSeconds"> = {},
+    readonly details: { issues?: FieldIssue[]; retryAfterSeconds?: number } = {},
   ) {
     super(translate(said, DEFAULT_LANGUAGE));
     this.name = "AppError";
@@ -39,6 +45,13 @@ export class AppError extends Error {
   }
 
   toBody(language: Language = DEFAULT_LANGUAGE): ApiError {
-    return { code: this.code, message: translate(this.said, language), ...this.details };
+    const { issues, ...rest } = this.details;
+    const body: ApiError = { code: this.code, message: translate(this.said, language), ...rest };
+    if (issues)
+      body.issues = issues.map((issue) => ({
+        path: issue.path,
+        message: translate(issue.message, language),
+      }));
+    return body;
   }
 }

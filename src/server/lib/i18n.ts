@@ -13,15 +13,19 @@ import {
 
 /**
  * The server's words, in the language of whoever reads them: one catalogue per domain and language
- * (`domains/<domain>/locales/<language>.json`, namespace `<domain>`) and the platform's own
- * (`lib/locales`, namespace `common`), in ICU MessageFormat as the web app's are.
+ * (`domains/<domain>/locales/<language>.json`, namespace `<domain>`), the platform's own
+ * (`lib/locales`, namespace `common`) and the shared schemas' (`shared/locales`, namespace
+ * `validation`), in ICU MessageFormat as the web app's are.
  */
 
 const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Every catalogue of the server, by language and namespace. */
 export function readServerCatalogues(): Resource {
-  const folders: [string, string][] = [["common", path.join(SERVER_DIR, "lib/locales")]];
+  const folders: [string, string][] = [
+    ["common", path.join(SERVER_DIR, "lib/locales")],
+    ["validation", path.join(SERVER_DIR, "../shared/locales")],
+  ];
   const domains = path.join(SERVER_DIR, "domains");
   for (const domain of readdirSync(domains)) folders.push([domain, path.join(domains, domain, "locales")]);
   const resources: Resource = {};

@@ -1,22 +1,58 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
-import { AppError } from "./errors";
-import { message } from "./i18n";
+import { es } from "zod/locales";
+import { DEFAULT_LANGUAGE, type Language } from "../../shared/languages";
+import { AppError, type FieldIssue } from "./errors";
+import { languageOfRequest, message, translate } from "./i18n";
 
-/** Turns zod issues into the API's readable `{ path, message }` list and one summary sentence. */
+const zodSpanish = es().localeError;
+
+/** zod's own messages ("Too small: expected…") in a language; English is zod's default. */
+function zodErrorsIn(language: Language): z.core.$ZodErrorMap | undefined {
+  return language === "es" ? zodSpanish : undefined;
+}
+
+/** "Invalid request: email: …; grade: …", in the reader's language. */
+function summaryOf(issues: FieldIssue[], language: Language): string {
+  const details = issues
+    .map((issue) => {
+      const text = translate(issue.message, language);
+      return issue.path ? `${issue.path}: ${text}` : text;
+    })
+    .join("; ");
+  return translate(message("common:invalidRequest", { details }), language);
+}
+
+/** A 400 naming each field's problem, said in the language of whoever reads it. */
+class InvalidRequest extends AppError {
+  constructor(private readonly issues: FieldIssue[]) {
+    super("validation_failed", summaryOf(issues, DEFAULT_LANGUAGE), { issues });
+  }
+
+  override toBody(language: Language = DEFAULT_LANGUAGE) {
+    return { ...super.toBody(language), message: summaryOf(this.issues, language) };
+  }
+}
+
+/**
+ * Turns zod issues into the API's `{ path, message }` list. A schema's own message is a key of the
+ * shared `validation` catalogue (see shared/validation-messages.ts); zod's own are already in the
+ * language the input was parsed for.
+ */
 export function validationError(error: z.ZodError): AppError {
-  const issues = error.issues.map((issue) => ({
-    path: issue.path.map(String).join("."),
-    message: issue.message,
-  }));
-  const summary = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));
-  return new AppError("validation_failed", `Invalid request: ${summary.join("; ")}`, { issues });
+  return new InvalidRequest(
+    error.issues.map((issue) => {
+      const path = issue.path.map(String).join(".");
+      if (!issue.message.startsWith("validation:")) return { path, message: issue.message };
+      const { minimum, maximum } = issue as { minimum?: unknown; maximum?: unknown };
+      return { path, message: message(issue.message, { minimum, maximum }) };
+    }),
+  );
 }
 
 /** A 400 about fields that passed the schema but not a rule checked against the data (a reference that does not exist…). */
-export function invalidFields(issues: { path: string; message: string }[]): AppError {
-  const summary = issues.map((issue) => `${issue.path}: ${issue.message}`);
-  return new AppError("validation_failed", `Invalid request: ${summary.join("; ")}`, { issues });
+export function invalidFields(issues: FieldIssue[]): AppError {
+  return new InvalidRequest(issues);
 }
 
 // Half of a UTF-16 surrogate pair without its other half.
@@ -69,9 +105,14 @@ export function assertStorableText(input: unknown, pathPrefix: string[] = []): v
   if (found) throw invalidFields([found]);
 }
 
-export function parseWith<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+/** Parses input for a request in `language` (the request's: see `requestLanguage`). */
+export function parseWith<Schema extends z.ZodType>(
+  schema: Schema,
+  input: unknown,
+  language: Language = DEFAULT_LANGUAGE,
+): z.output<Schema> {
   assertStorableText(input);
-  const parsed = schema.safeParse(input);
+  const parsed = schema.safeParse(input, { error: zodErrorsIn(language) });
   if (!parsed.success) throw validationError(parsed.error);
   return parsed.data;
 }
@@ -92,16 +133,27 @@ export async function readJsonBody<Schema extends z.ZodType>(
   } catch {
     throw new AppError("invalid_json", message("common:invalidJson"));
   }
+  const language = requestLanguage(c);
   if (options.checkEachItem) {
-    const parsed = schema.safeParse(body);
+    const parsed = schema.safeParse(body, { error: zodErrorsIn(language) });
     if (!parsed.success) throw validationError(parsed.error);
     return parsed.data;
   }
-  return parseWith(schema, body);
+  return parseWith(schema, body, language);
 }
 
 export function readQuery<Schema extends z.ZodType>(c: Context, schema: Schema): z.output<Schema> {
-  return parseWith(schema, c.req.query());
+  return parseWith(schema, c.req.query(), requestLanguage(c));
+}
+
+/** The path parameters of a request, validated. */
+export function readParams<Schema extends z.ZodType>(c: Context, schema: Schema): z.output<Schema> {
+  return parseWith(schema, c.req.param(), requestLanguage(c));
+}
+
+/** The language a request is answered in. */
+export function requestLanguage(c: Context): Language {
+  return languageOfRequest(c.req.header("accept-language"));
 }
 
 /** Decodes one percent-encoded URL part, or null when its bytes are not UTF-8. */

@@ -19,22 +19,30 @@ import { NAV_GROUPS, type PageRoute, routes } from "../../shared/routes";
 
 type Catalogue = Record<string, unknown>;
 const english = import.meta.glob<Catalogue>(
-  ["../features/*/locales/en.json", "../components/locales/en.json"],
+  ["../features/*/locales/en.json", "../components/locales/en.json", "../../shared/locales/en.json"],
   {
     eager: true,
     import: "default",
   },
 );
 const others = import.meta.glob<Catalogue>(
-  ["../features/*/locales/*.json", "../components/locales/*.json", "!**/en.json"],
+  [
+    "../features/*/locales/*.json",
+    "../components/locales/*.json",
+    "../../shared/locales/*.json",
+    "!**/en.json",
+  ],
   { import: "default" },
 );
 
-/** `../features/home/locales/es.json` → ["home", "es"]; the shared components' namespace is `common`. */
+/**
+ * `../features/home/locales/es.json` → ["home", "es"]; the shared components' namespace is
+ * `common`, the shared schemas' `validation` (see shared/validation-messages.ts).
+ */
 function namespaceAndLanguage(file: string): [string, string] {
-  const match = /\/(?:features\/([^/]+)|components)\/locales\/([a-z]+)\.json$/.exec(file);
-  if (!match?.[2]) throw new Error(`not a catalogue: ${file}`);
-  return [match[1] ?? "common", match[2]];
+  const match = /\/(?:features\/([^/]+)|(components)|(shared))\/locales\/([a-z]+)\.json$/.exec(file);
+  if (!match?.[4]) throw new Error(`not a catalogue: ${file}`);
+  return [match[1] ?? (match[2] ? "common" : "validation"), match[4]];
 }
 
 /** The English of the shared tables, under the keys of the `common` catalogue. */
@@ -102,6 +110,12 @@ export function startI18n(language: Language) {
       returnNull: false,
       react: { useSuspense: false },
     });
+}
+
+/** A shared schema's message about a field, in the shown language (see shared/validation-messages.ts). */
+export function schemaMessage(issue: { message: string; minimum?: unknown; maximum?: unknown }): string {
+  if (!issue.message.startsWith("validation:")) return issue.message;
+  return i18next.t(issue.message, { minimum: issue.minimum, maximum: issue.maximum });
 }
 
 /** The language the app is shown in now. */

@@ -22,7 +22,7 @@ import {
 import type { Actor, AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { createRateLimiter } from "../../lib/rate-limit";
-import { parseWith, readJsonBody, readQuery } from "../../lib/validation";
+import { readJsonBody, readParams, readQuery } from "../../lib/validation";
 import { DEMO_PASSWORD } from "../../seed/demo-accounts";
 import { findListedDemoAccounts } from "../../seed/demo-school";
 import { createImpersonation } from "./impersonation";
@@ -154,7 +154,7 @@ export function passwordAdminRoutes({ db, auth, logger }: AppDeps) {
   const passwords = createPasswords(db, auth, logger);
   return new Hono<AppEnv>().post("/users/:userId/password-reset", async (c) => {
     const actor = requireActiveRole(c, ["administrator"], "issue links to choose a password");
-    const { userId } = parseWith(userIdParamSchema, c.req.param());
+    const { userId } = readParams(c, userIdParamSchema);
     return c.json(await passwords.issueResetLink(actor, userId), 201);
   });
 }

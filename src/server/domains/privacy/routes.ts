@@ -12,7 +12,7 @@ import type { Database } from "../../db/client";
 import { requireActiveRole } from "../../lib/auth";
 import type { Actor, AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
-import { parseWith, readJsonBody, readQuery } from "../../lib/validation";
+import { readJsonBody, readParams, readQuery } from "../../lib/validation";
 import { listSensitiveAccess, recordSensitiveAccess } from "./access-log";
 import { anonymiseStudent } from "./anonymise";
 import { exportStudentZip } from "./export";
@@ -45,13 +45,13 @@ export function privacyAdminRoutes({ db, auth }: AppDeps) {
   return new Hono<AppEnv>()
     .get("/students/:studentId/export", async (c) => {
       const actor = requireActiveRole(c, ADMIN, "export a student's data");
-      const { studentId } = parseWith(studentParamSchema, c.req.param());
+      const { studentId } = readParams(c, studentParamSchema);
       if (!(await studentExists(db, studentId))) throw new AppError("not_found", "No student has this id");
       return sendExport(c, db, actor, studentId, auth.now());
     })
     .post("/students/:studentId/anonymise", async (c) => {
       const actor = requireActiveRole(c, ADMIN, "anonymise a student");
-      const { studentId } = parseWith(studentParamSchema, c.req.param());
+      const { studentId } = readParams(c, studentParamSchema);
       const input = await readJsonBody(c, anonymiseRequestSchema);
       const data = await anonymiseStudent(db, actor, studentId, input, auth.now());
       if (!data.wasAlreadyAnonymised) await auth.forgetUser(studentId);
@@ -80,7 +80,7 @@ export function privacyFamilyRoutes({ db, auth }: AppDeps) {
     const actor = requireActiveRole(c, FAMILY, "download a child's data");
     if (actor.session.impersonation)
       throw new AppError("forbidden", "Stop viewing Dash as someone else to download a child's data");
-    const { childId } = parseWith(childParamSchema, c.req.param());
+    const { childId } = readParams(c, childParamSchema);
     if (!(await childOfAgent(db, actor.user.sourcedId, childId)))
       throw new AppError("forbidden", "You can download the data of your own children only");
     return sendExport(c, db, actor, childId, auth.now());

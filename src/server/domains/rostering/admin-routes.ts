@@ -21,7 +21,7 @@ import {
 import { requireActiveRole } from "../../lib/auth";
 import type { Actor, AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
-import { parseWith, readJsonBody, readQuery } from "../../lib/validation";
+import { readJsonBody, readParams, readQuery } from "../../lib/validation";
 import { findGuardians, onboardingClasses, onboardingSchools, onboardStudent } from "./onboarding";
 import { createOrgNumbers } from "./org-numbers";
 import {
@@ -183,7 +183,7 @@ export function rosterAdminRoutes({ db, auth, bus }: AppDeps) {
       })
       .post("/guardian-link-requests/:requestId", async (c) => {
         const actor = requireActiveRole(c, ADMIN, "decide parent and guardian links");
-        const { requestId } = parseWith(guardianLinkRequestParamsSchema, c.req.param());
+        const { requestId } = readParams(c, guardianLinkRequestParamsSchema);
         const { decision } = await readJsonBody(c, guardianLinkDecisionSchema);
         await decideGuardianLinkRequest(db, actor, requestId, decision, auth.now());
         return c.json({ success: true, data: await listGuardianLinkRequests(db) });

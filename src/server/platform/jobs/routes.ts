@@ -7,7 +7,7 @@ import {
 import { requireActiveRole } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
-import { parseWith } from "../../lib/validation";
+import { readParams } from "../../lib/validation";
 
 const ADMIN = ["administrator"] as const;
 
@@ -20,7 +20,7 @@ export function jobAdminRoutes({ jobs, logger }: AppDeps) {
     })
     .post("/:name/run", async (c) => {
       const actor = requireActiveRole(c, ADMIN, "run a background job");
-      const { name } = parseWith(jobNameParamSchema, c.req.param());
+      const { name } = readParams(c, jobNameParamSchema);
       if (!jobs.isScheduled(name)) throw new AppError("not_found", `No scheduled job is named "${name}"`);
       // The job's row keeps who asked (requested_by); the log has it at once.
       const jobId = await jobs.runNow(name, actor.realUser.sourcedId);

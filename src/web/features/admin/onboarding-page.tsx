@@ -16,7 +16,7 @@ import type { PersonSummary } from "../../../shared/contracts/rostering";
 import { Card, PageHeader } from "../../components/page-header";
 import { failureMessage } from "../../components/ui/dialog";
 import { buttonClass, SelectField, TextField } from "../../components/ui/form";
-import { i18next } from "../../lib/i18n";
+import { i18next, schemaMessage } from "../../lib/i18n";
 import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
 import { EmptyState, Loading, QueryError } from "../home/parts";
@@ -83,7 +83,7 @@ function errorsOf(result: z.ZodSafeParseResult<unknown>): FieldErrors {
   if (result.success) return errors;
   for (const issue of result.error.issues) {
     const path = issue.path.join(".");
-    errors[path] ??= issue.message;
+    errors[path] ??= schemaMessage(issue);
   }
   return errors;
 }
