@@ -22,7 +22,7 @@ import { languageOfRequest, message, translate } from "./lib/i18n";
 import { guardStateChangingRequests } from "./lib/request-guard";
 import { requestLog } from "./lib/request-log";
 import { securityHeaders } from "./lib/security-headers";
-import { rejectUnstorableUrlText } from "./lib/validation";
+import { rejectUnstorableUrlText, requestLanguage } from "./lib/validation";
 import { jobAdminRoutes } from "./platform/jobs/routes";
 import { liveRoutes } from "./platform/live/routes";
 import { httpMetrics, metricsHandler } from "./platform/metrics/http";
@@ -121,9 +121,10 @@ export function createApp(deps: AppDeps) {
     .route("/admin/privacy", privacyAdminRoutes(deps))
     .route("/privacy", privacyFamilyRoutes(deps))
     .route("/admin/jobs", jobAdminRoutes(deps))
-    .all("*", (c) =>
-      c.json({ code: "not_found", message: `No API route ${c.req.method} ${c.req.path}` }, 404),
-    );
+    .all("*", (c) => {
+      const said = message("common:noApiRoute", { method: c.req.method, path: c.req.path });
+      return c.json({ code: "not_found", message: translate(said, requestLanguage(c)) }, 404);
+    });
 
   app.route("/api", api);
   // For other systems, with OAuth 2.0 bearer tokens instead of sessions.

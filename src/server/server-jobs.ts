@@ -1,6 +1,7 @@
 import type { DatabaseHandle } from "./db/client";
 import type { AuthService } from "./domains/auth/service";
 import { runDailyRetention } from "./domains/privacy/retention";
+import { message } from "./lib/i18n";
 import type { Logger } from "./lib/logger";
 import { sweepRateLimitWindows } from "./lib/rate-limit";
 import { type NightlyBackupSettings, runNightlyBackup } from "./platform/backup/nightly";
@@ -34,7 +35,7 @@ export function createServerJobRunner({
   const runner = createJobRunner({ db, logger, now });
 
   runner.define("sessions.sweep", {
-    description: "Removes expired sessions, finished sign-in throttle windows and rate-limit windows.",
+    description: message("common:jobDescriptions.sessionsSweep"),
     handler: async () => {
       await auth.sweepExpired();
       await sweepRateLimitWindows(db, now());
@@ -43,7 +44,7 @@ export function createServerJobRunner({
   runner.schedule("sessions.sweep", { everyMs: HOUR_MS });
 
   runner.define("privacy.retention", {
-    description: "Removes each kind of data older than its retention setting (once a UTC day).",
+    description: message("common:jobDescriptions.privacyRetention"),
     timeoutMs: HOUR_MS,
     maxAttempts: 3,
     handler: async () => {
@@ -54,7 +55,7 @@ export function createServerJobRunner({
   runner.schedule("privacy.retention", { dailyAt: "02:00", timeZone: "UTC" });
 
   runner.define("jobs.prune", {
-    description: `Removes runs that succeeded more than ${SUCCEEDED_JOBS_KEPT_DAYS} days ago.`,
+    description: message("common:jobDescriptions.jobsPrune", { days: SUCCEEDED_JOBS_KEPT_DAYS }),
     handler: async () => {
       const removed = await pruneSucceededJobs(
         db,
@@ -72,7 +73,7 @@ export function createServerJobRunner({
   // the embedded database's only connection for seconds, so it runs at night, never in a morning.
   if (database.kind === "pglite") {
     runner.define("database.maintain", {
-      description: "Reclaims the embedded database's space left by updates and refreshes its statistics.",
+      description: message("common:jobDescriptions.databaseMaintain"),
       timeoutMs: 15 * 60_000,
       handler: async () => {
         const started = performance.now();
@@ -86,7 +87,7 @@ export function createServerJobRunner({
   // A PostgreSQL database is backed up with its own tools (pg_dump, base backups).
   if (database.kind === "pglite" && nightlyBackup && nightlyBackup.keep > 0) {
     runner.define("backups.nightly", {
-      description: `Writes the day's backup into DATA_DIR/backups and keeps the newest ${nightlyBackup.keep}.`,
+      description: message("common:jobDescriptions.backupsNightly", { keep: nightlyBackup.keep }),
       timeoutMs: HOUR_MS,
       maxAttempts: 3,
       handler: async () => {

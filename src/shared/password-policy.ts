@@ -37,9 +37,13 @@ export const PASSWORD_RULES: readonly {
   { id: "personal", text: "Not your name, email or username, and not “Dash”.", codes: ["personal"] },
 ];
 
+/**
+ * A rule the password breaks. Its words come from a catalogue, with the limits above as their
+ * arguments: the web app's (`auth:password.problems.<code>`) and the server's, which answers its
+ * refusals in the reader's language (domains/auth/password-policy.ts).
+ */
 export interface PasswordProblem {
   code: PasswordProblemCode;
-  message: string;
 }
 
 /** What is known about the person whose password this is: their words may not be in it. */
@@ -49,16 +53,6 @@ export interface PasswordContext {
   givenName?: string | null;
   familyName?: string | null;
 }
-
-export const PASSWORD_MESSAGES: Record<PasswordProblemCode, string> = {
-  too_short: `Choose a longer password: at least ${PASSWORD_MIN_LENGTH} characters`,
-  too_long: `Choose a shorter password: at most ${PASSWORD_MAX_LENGTH} characters`,
-  unprintable:
-    "Use only letters, numbers, spaces and symbols: this password has an invisible control character",
-  common:
-    "This password is too common: it is among the first ones people try when they guess. Choose another one, for example a few words you will remember.",
-  personal: "Leave your name, email, username and the word “Dash” out of your password",
-};
 
 // The name of the service is the first word someone guessing a Dash password tries.
 const SERVICE_WORDS = ["dash"];
@@ -125,5 +119,5 @@ export function checkPassword(
   if (options.isCommon?.(comparable)) problems.push("common");
   if (personalWords(options.context ?? {}).some((word) => comparable.includes(word)))
     problems.push("personal");
-  return problems.map((code) => ({ code, message: PASSWORD_MESSAGES[code] }));
+  return problems.map((code) => ({ code }));
 }

@@ -10,4 +10,7 @@ import type englishValidation from "./locales/en.json";
  */
 export type ValidationKey = keyof typeof englishValidation;
 
-export const invalid = (key: ValidationKey) => `validation:${key}` as const;
+/** What a schema writes as its message: `validation:<key>`. */
+export type ValidationMessage = `validation:${ValidationKey}`;
+
+export const invalid = (key: ValidationKey): ValidationMessage => `validation:${key}`;

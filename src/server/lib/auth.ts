@@ -4,7 +4,7 @@ import { availableRoles, type DashRole, distinctRoles, resolveActiveRole } from 
 import type { AuthService, SignedInSession } from "../domains/auth/service";
 import type { Actor, AppEnv } from "./context";
 import { AppError } from "./errors";
-import { message } from "./i18n";
+import { type Message, message } from "./i18n";
 
 export const SESSION_COOKIE = "dash_session";
 
@@ -49,12 +49,18 @@ export function currentActor(c: Context<AppEnv>): Actor {
   return actor;
 }
 
-/** The caller, who must be acting in one of these roles. */
-export function requireActiveRole(c: Context<AppEnv>, roles: readonly DashRole[], action: string): Actor {
+/**
+ * The caller, who must be acting in one of these roles. `action` completes "Your role does not
+ * allow you to …": a message of the domain's catalogue ("list courses"), or a text said as it is.
+ */
+export function requireActiveRole(
+  c: Context<AppEnv>,
+  roles: readonly DashRole[],
+  action: string | Message,
+): Actor {
   const actor = currentActor(c);
-  if (!actor.activeRole || !roles.includes(actor.activeRole)) {
-    throw new AppError("forbidden", `Your role does not allow you to ${action}`);
-  }
+  if (!actor.activeRole || !roles.includes(actor.activeRole))
+    throw new AppError("forbidden", message("common:roleForbids", { action }));
   return actor;
 }
 

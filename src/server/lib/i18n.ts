@@ -62,9 +62,20 @@ export function message(key: string, values?: Record<string, unknown>): Message 
   return { key, values };
 }
 
+/** A message in `language`; a value that is itself a message is said in the same language. */
 export function translate(text: string | Message, language: Language): string {
   if (typeof text === "string") return text;
-  return translator.t(text.key, { ...text.values, lng: language });
+  const values = Object.fromEntries(
+    Object.entries(text.values ?? {}).map(([name, value]) => [
+      name,
+      isMessage(value) ? translate(value, language) : value,
+    ]),
+  );
+  return translator.t(text.key, { ...values, lng: language });
+}
+
+function isMessage(value: unknown): value is Message {
+  return typeof value === "object" && value !== null && typeof (value as Message).key === "string";
 }
 
 /** The language a request asks for (the web app sends the one it shows), else English. */

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { isHttps } from "./auth";
 import type { AppEnv } from "./context";
 import { AppError } from "./errors";
+import { message } from "./i18n";
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const JSON_TYPE = "application/json";
@@ -40,17 +41,15 @@ export function guardStateChangingRequests(options: RequestGuardOptions): Middle
     if (!STATE_CHANGING.has(c.req.method)) return next();
     const expectedType = options.bodyTypes[c.req.path] ?? JSON_TYPE;
     if (mediaTypeOf(c) !== expectedType) {
-      throw new AppError(
-        "unsupported_media_type",
-        `Send this request with Content-Type: ${expectedType}, even when it has no body`,
-      );
+      throw new AppError("unsupported_media_type", message("common:request.contentType", { expectedType }));
     }
     if (options.bearerOnlyPrefixes.some((prefix) => c.req.path.startsWith(prefix))) return next();
     const origin = c.req.header("origin");
     const fetchSite = c.req.header("sec-fetch-site");
     const isForeignOrigin = origin !== undefined && origin !== ownOrigin(c, options.trustProxy);
     const isForeignSite = fetchSite !== undefined && fetchSite !== "same-origin" && fetchSite !== "none";
-    if (isForeignOrigin || isForeignSite) throw new AppError("forbidden", "Cross-site request refused");
+    if (isForeignOrigin || isForeignSite)
+      throw new AppError("forbidden", message("common:request.crossSite"));
     return next();
   };
 }

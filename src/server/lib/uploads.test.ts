@@ -4,6 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yazl from "yazl";
+import type { AppError } from "./errors";
 import { openZipUpload, readCsvRecords, UPLOAD_LIMITS, type UploadLimits } from "./uploads";
 
 let folder: string;
@@ -47,6 +48,10 @@ describe("zip limits", () => {
     );
     await expect(openZipUpload(file, small({ maxTotalBytes: 1000 }))).rejects.toEqual(
       refusal(413, /^The files of the \.zip come to more than 1000 bytes once unpacked/),
+    );
+    const error = (await openZipUpload(file, small({ maxEntryBytes: 500 })).catch((e) => e)) as AppError;
+    expect(error.toBody("es").message).toBe(
+      "a.csv ocupa 600 bytes al descomprimirlo del .zip; el máximo aceptado para un archivo es 500 bytes",
     );
   });
 

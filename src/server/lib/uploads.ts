@@ -5,6 +5,7 @@ import { crc32 } from "node:zlib";
 import { parse } from "csv-parse";
 import yauzl from "yauzl";
 import { AppError } from "./errors";
+import { message } from "./i18n";
 
 /**
  * The limits every upload is read under (roster zips now; MAP exports, QTI packages and images
@@ -58,10 +59,10 @@ export const formatBytes = (bytes: number) =>
     : bytes >= MB
       ? `${Number((bytes / MB).toFixed(1))} MB`
       : `${bytes} bytes`;
-const formatCount = (count: number) => count.toLocaleString("en-US");
 
-const damaged = (name: string, why: string) =>
-  new AppError("bad_request", `${name} in the .zip is damaged (${why}): make the .zip again and upload it`);
+/** Why an entry is damaged: the archive's own words (`detail`), or one of ours. */
+const damaged = (name: string, why: "short" | "checksum" | "noData" | "detail", detail = "") =>
+  new AppError("bad_request", message("common:upload.damaged", { name, why, detail }));
 
 /** One file of an archive: its path inside it, its uncompressed size, and a way to read it (as often as needed). */
 export interface ArchiveFile {
@@ -99,7 +100,7 @@ const openZipFile = promisify(yauzl.open) as (
  * so every read is checked again as it inflates (size, then checksum at the end).
  */
 export async function openZipUpload(file: string, limits: UploadLimits = UPLOAD_LIMITS): Promise<Archive> {
-  if (!(await startsLikeZip(file))) throw new AppError("bad_request", "The file is not a .zip archive");
+  if (!(await startsLikeZip(file))) throw new AppError("bad_request", message("common:upload.notZip"));
   let zip: yauzl.ZipFile;
   try {
     // Sizes are checked by entryStream, with messages of its own.
@@ -113,14 +114,14 @@ export async function openZipUpload(file: string, limits: UploadLimits = UPLOAD_
   } catch (error) {
     throw new AppError(
       "bad_request",
-      `The .zip archive cannot be read, it may be incomplete or damaged (${(error as Error).message})`,
+      message("common:upload.unreadable", { detail: (error as Error).message }),
     );
   }
   try {
     if (zip.entryCount > limits.maxArchiveEntries) {
       throw new AppError(
         "payload_too_large",
-        `The .zip holds ${formatCount(zip.entryCount)} files and folders; at most ${limits.maxArchiveEntries} are accepted`,
+        message("common:upload.tooManyEntries", { count: zip.entryCount, max: limits.maxArchiveEntries }),
       );
     }
     const entries = await readEntries(zip);
@@ -134,7 +135,7 @@ export async function openZipUpload(file: string, limits: UploadLimits = UPLOAD_
       if (totalBytes > limits.maxTotalBytes) {
         throw new AppError(
           "payload_too_large",
-          `The files of the .zip come to more than ${formatBytes(limits.maxTotalBytes)} once unpacked, the most accepted`,
+          message("common:upload.totalTooLarge", { limit: formatBytes(limits.maxTotalBytes) }),
         );
       }
       files.push({
@@ -164,10 +165,7 @@ function readEntries(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
       reject(
         unsafe
           ? unsafePath(unsafe[2] ?? "")
-          : new AppError(
-              "bad_request",
-              `The .zip archive cannot be read, it may be incomplete or damaged (${error.message})`,
-            ),
+          : new AppError("bad_request", message("common:upload.unreadable", { detail: error.message })),
       );
     });
     zip.readEntry();
@@ -175,10 +173,7 @@ function readEntries(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
 }
 
 const unsafePath = (name: string) =>
-  new AppError(
-    "bad_request",
-    `The .zip holds a file with an unsafe path (${name}): paths must stay inside the archive, without .. or a leading /`,
-  );
+  new AppError("bad_request", message("common:upload.unsafePath", { name }));
 
 function checkEntryPath(name: string, limits: UploadLimits): void {
   const parts = name.replace(/\/$/, "").split("/");
@@ -195,26 +190,34 @@ function checkEntryPath(name: string, limits: UploadLimits): void {
   if (folders > limits.maxFolderDepth) {
     throw new AppError(
       "bad_request",
-      `${name} in the .zip sits ${folders} folders deep; at most ${limits.maxFolderDepth} are accepted: put the files at the top of the .zip`,
+      message("common:upload.tooDeep", { name, folders, max: limits.maxFolderDepth }),
     );
   }
 }
 
 function checkEntrySize(entry: yauzl.Entry, limits: UploadLimits): void {
   const name = entry.fileName;
-  if (entry.isEncrypted())
-    throw new AppError("bad_request", `${name} in the .zip is encrypted: upload it without a password`);
+  if (entry.isEncrypted()) throw new AppError("bad_request", message("common:upload.encrypted", { name }));
   if (entry.uncompressedSize > limits.maxEntryBytes) {
     throw new AppError(
       "payload_too_large",
-      `${name} in the .zip is ${formatBytes(entry.uncompressedSize)} once unpacked; the most accepted for one file is ${formatBytes(limits.maxEntryBytes)}`,
+      message("common:upload.entryTooLarge", {
+        name,
+        size: formatBytes(entry.uncompressedSize),
+        limit: formatBytes(limits.maxEntryBytes),
+      }),
     );
   }
   const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
   if (entry.uncompressedSize > limits.ratioCheckAboveBytes && ratio > limits.maxCompressionRatio) {
     throw new AppError(
       "bad_request",
-      `${name} in the .zip unpacks to ${Math.round(ratio)} times its packed size (${formatBytes(entry.uncompressedSize)}); more than ${limits.maxCompressionRatio} times is the mark of a zip bomb, so the .zip is refused`,
+      message("common:upload.zipBomb", {
+        name,
+        ratio: Math.round(ratio),
+        size: formatBytes(entry.uncompressedSize),
+        max: limits.maxCompressionRatio,
+      }),
     );
   }
 }
@@ -225,7 +228,7 @@ function entryStream(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> 
   return new Promise((resolve, reject) => {
     zip.openReadStream(entry, (error, inflating) => {
       if (error || !inflating) {
-        reject(damaged(name, error?.message ?? "no data"));
+        reject(error ? damaged(name, "detail", error.message) : damaged(name, "noData"));
         return;
       }
       let bytes = 0;
@@ -237,7 +240,7 @@ function entryStream(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> 
             callback(
               new AppError(
                 "bad_request",
-                `${name} in the .zip unpacks to more than the ${formatBytes(entry.uncompressedSize)} the archive gives for it: the .zip is damaged or forged, so it is refused`,
+                message("common:upload.longerThanSaid", { name, size: formatBytes(entry.uncompressedSize) }),
               ),
             );
             return;
@@ -246,14 +249,13 @@ function entryStream(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> 
           callback(null, chunk);
         },
         flush(callback) {
-          if (bytes !== entry.uncompressedSize)
-            callback(damaged(name, "it is shorter than the archive says"));
-          else if (checksum !== entry.crc32) callback(damaged(name, "its checksum does not match"));
+          if (bytes !== entry.uncompressedSize) callback(damaged(name, "short"));
+          else if (checksum !== entry.crc32) callback(damaged(name, "checksum"));
           else callback();
         },
       });
       inflating.once("error", (cause: Error) =>
-        guard.destroy(cause instanceof AppError ? cause : damaged(name, cause.message)),
+        guard.destroy(cause instanceof AppError ? cause : damaged(name, "detail", cause.message)),
       );
       // Stop inflating once the reader stops (a refusal, or a reader that had enough).
       guard.once("close", () => inflating.destroy());
@@ -360,7 +362,7 @@ export async function* readCsvRecords(input: Readable, options: CsvReadOptions):
         if (++records > limits.maxCsvRows) {
           throw new AppError(
             "payload_too_large",
-            `${file} has more than ${formatCount(limits.maxCsvRows)} lines, the most accepted for one file`,
+            message("common:upload.csvTooManyLines", { file, max: limits.maxCsvRows }),
           );
         }
         if (onBytes && records % 2000 === 0) onBytes(parser.info.bytes);
@@ -380,7 +382,7 @@ export async function* readCsvRecords(input: Readable, options: CsvReadOptions):
     if (code === "CSV_MAX_RECORD_SIZE") {
       throw new AppError(
         "bad_request",
-        `${file}, line ${line}: the line is longer than ${formatBytes(limits.maxRecordBytes)}, the most accepted (is a quote left open?)`,
+        message("common:upload.csvLineTooLong", { file, line, limit: formatBytes(limits.maxRecordBytes) }),
       );
     }
     if (code?.startsWith("CSV_")) throw new CsvSyntaxError(line, readableCsvError(code, error as Error));
@@ -400,7 +402,12 @@ function checkFieldSizes(fields: string[], file: string, line: number, limits: U
     if (Buffer.byteLength(field) > limits.maxFieldBytes) {
       throw new AppError(
         "bad_request",
-        `${file}, line ${line}, field ${index + 1}: the value is longer than ${formatBytes(limits.maxFieldBytes)}, the most accepted for one value`,
+        message("common:upload.csvFieldTooLong", {
+          file,
+          line,
+          field: index + 1,
+          limit: formatBytes(limits.maxFieldBytes),
+        }),
       );
     }
   }

@@ -1,4 +1,5 @@
 import { AppError } from "./errors";
+import type { Message } from "./i18n";
 
 /** Retry-After never asks for less or more than this many seconds. */
 const RETRY_AFTER_RANGE_S = { min: 1, max: 30 };
@@ -15,7 +16,8 @@ const RETRY_AFTER_RANGE_S = { min: 1, max: 30 };
 export function createWorkQueue(options: {
   concurrency: number;
   maxWaiting: number;
-  busyMessage: string;
+  /** The 503's words, a catalogue message answered in the reader's language. */
+  busyMessage: string | Message;
   random?: () => number;
   now?: () => number;
 }) {

@@ -3,14 +3,15 @@ import { createHash } from "node:crypto";
 /** The fixed sign-in accounts of the demo school, listed on the sign-in page while it is present. */
 export const DEMO_PASSWORD = "dash-demo";
 
+/** The sign-in page says who each one is in the reader's language (`auth:demoAccounts.<local part>`). */
 export const DEMO_ACCOUNTS = [
-  { email: "admin@dash.demo", name: "Alex Morgan", description: "Administrator (district)" },
-  { email: "guide@dash.demo", name: "Maya Patel", description: "Guide of Ava Johnson" },
-  { email: "student@dash.demo", name: "Ava Johnson", description: "Student, grade 3" },
-  { email: "parent@dash.demo", name: "Sam Johnson", description: "Parent of Ava and Leo" },
-  { email: "guardian@dash.demo", name: "Grace Miller", description: "Guardian of Ava" },
-  { email: "proctor@dash.demo", name: "Pat Rivera", description: "Proctor" },
-  { email: "multi@dash.demo", name: "Jordan Lee", description: "Guide and student" },
+  { email: "admin@dash.demo", name: "Alex Morgan" },
+  { email: "guide@dash.demo", name: "Maya Patel" },
+  { email: "student@dash.demo", name: "Ava Johnson" },
+  { email: "parent@dash.demo", name: "Sam Johnson" },
+  { email: "guardian@dash.demo", name: "Grace Miller" },
+  { email: "proctor@dash.demo", name: "Pat Rivera" },
+  { email: "multi@dash.demo", name: "Jordan Lee" },
 ] as const;
 
 export type DemoEmail = (typeof DEMO_ACCOUNTS)[number]["email"];

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import english from "../locales/en.json";
+import { invalid } from "../validation-messages";
 import { manualXpRequestSchema } from "./activity";
 
 describe("manual XP amounts", () => {
@@ -27,6 +29,10 @@ describe("manual XP amounts", () => {
     const parsed = manualXpRequestSchema.safeParse(request(amount));
     expect(parsed.success).toBe(isValid);
     if (!isValid && amount !== 0 && Math.abs(amount) <= 500)
-      expect(parsed.error?.issues[0]?.message).toBe("At most two decimals");
+      expect(parsed.error?.issues[0]?.message).toBe(invalid("amountDecimals"));
+  });
+
+  it("says a third decimal is one too many", () => {
+    expect(english.amountDecimals).toBe("At most two decimals");
   });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isTimeZone } from "../time-zone";
+import { invalid } from "../validation-messages";
 import { calendarDate } from "./fields";
 
 export const MAX_EVENTS_PER_REQUEST = 1000;
@@ -27,17 +28,17 @@ export const DEFAULT_INGEST_LIMITS: IngestLimits = {
   maxFutureMinutes: 5,
 };
 
-const seconds = z.number().int("must be whole seconds").min(0).max(86_400).default(0);
+const seconds = z.number().int(invalid("wholeSeconds")).min(0).max(86_400).default(0);
 const count = z.number().int().min(0).max(100_000).default(0);
 
 /** One learning fact in Dash's plain JSON form: who, when, what, how well and how long. */
 export const activityFactSchema = z
   .object({
-    eventId: z.string().trim().min(1, "eventId is required").max(200),
+    eventId: z.string().trim().min(1, invalid("eventIdRequired")).max(200),
     studentId: z.string().trim().min(1).max(200).optional(),
     email: z.email().max(320).optional(),
-    occurredAt: z.iso.datetime({ offset: true, message: "occurredAt must be an ISO 8601 date-time" }),
-    subject: z.string().trim().min(1, "subject is required").max(100),
+    occurredAt: z.iso.datetime({ offset: true, message: invalid("occurredAtDateTime") }),
+    subject: z.string().trim().min(1, invalid("subjectRequired")).max(100),
     activityId: z.string().trim().max(200).optional(),
     activityName: z.string().trim().max(300).optional(),
     expectedXp: z.number().min(0).max(1000).optional(),
@@ -52,11 +53,11 @@ export const activityFactSchema = z
     attempt: z.number().int().min(1).max(1000).default(1),
   })
   .refine((fact) => fact.studentId || fact.email, {
-    message: "studentId or email is required",
+    message: invalid("studentIdOrEmailRequired"),
     path: ["studentId"],
   })
   .refine((fact) => fact.correctQuestions <= fact.totalQuestions, {
-    message: "correctQuestions cannot exceed totalQuestions",
+    message: invalid("correctQuestionsAboveTotal"),
     path: ["correctQuestions"],
   });
 export type ActivityFact = z.output<typeof activityFactSchema>;
@@ -64,8 +65,8 @@ export type ActivityFact = z.output<typeof activityFactSchema>;
 export const activityBatchSchema = z.object({
   events: z
     .array(z.unknown())
-    .min(1, "Send at least one event")
-    .max(MAX_EVENTS_PER_REQUEST, `Send at most ${MAX_EVENTS_PER_REQUEST} events per request`),
+    .min(1, invalid("sendAtLeastOneEvent"))
+    .max(MAX_EVENTS_PER_REQUEST, invalid("sendAtMostEvents")),
 });
 
 export const caliperEnvelopeSchema = z.object({
@@ -74,8 +75,8 @@ export const caliperEnvelopeSchema = z.object({
   dataVersion: z.string().min(1),
   data: z
     .array(z.unknown())
-    .min(1, "Send at least one event")
-    .max(MAX_EVENTS_PER_REQUEST, `Send at most ${MAX_EVENTS_PER_REQUEST} events per request`),
+    .min(1, invalid("sendAtLeastOneEvent"))
+    .max(MAX_EVENTS_PER_REQUEST, invalid("sendAtMostEvents")),
 });
 
 export const ingestResultSchema = z.object({
@@ -99,13 +100,13 @@ const isoDate = calendarDate();
 
 export const heatmapRequestSchema = z
   .object({
-    userId: z.string().trim().min(1, "userId is required"),
+    userId: z.string().trim().min(1, invalid("userIdRequired")),
     startDate: isoDate,
     endDate: isoDate,
-    timezone: z.string().refine(isTimeZone, "must be an IANA timezone such as America/New_York").optional(),
+    timezone: z.string().refine(isTimeZone, invalid("timeZone")).optional(),
   })
   .refine((request) => request.startDate <= request.endDate, {
-    message: "startDate must not be after endDate",
+    message: invalid("startDateAfterEndDate"),
     path: ["endDate"],
   });
 
@@ -117,16 +118,16 @@ export const heatmapResponseSchema = z.object({
 export type HeatmapResponse = z.infer<typeof heatmapResponseSchema>;
 
 export const manualXpRequestSchema = z.object({
-  studentId: z.string().trim().min(1, "Choose a student"),
+  studentId: z.string().trim().min(1, invalid("chooseStudent")),
   amount: z
     .number()
-    .refine((value) => value !== 0, "The amount cannot be zero")
-    .refine((value) => Math.abs(value) <= 500, "At most 500 XP at a time")
+    .refine((value) => value !== 0, invalid("amountZero"))
+    .refine((value) => Math.abs(value) <= 500, invalid("amountTooLarge"))
     // Hundredths are not exact in binary (0.29 * 100 is 28.999…), so compare with a tolerance far
     // below a hundredth and far above the rounding error.
-    .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, "At most two decimals"),
-  subject: z.string().trim().min(1, "Choose a subject").max(100),
-  reason: z.string().trim().min(3, "Give a reason of at least 3 characters").max(500),
+    .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, invalid("amountDecimals")),
+  subject: z.string().trim().min(1, invalid("chooseSubject")).max(100),
+  reason: z.string().trim().min(3, invalid("reasonTooShort")).max(500),
   /** Sent again with a retried request, so it counts once. */
   idempotencyKey: z.string().trim().min(8).max(200),
 });
@@ -177,8 +178,13 @@ export const schoolSummariesResponseSchema = z.object({
       name: z.string(),
       students: z.number(),
       activeToday: z.number(),
+      activeThisWeek: z.number(),
       xpToday: z.number(),
       xpThisWeek: z.number(),
+      /** Last week's XP from Sunday to the same weekday as today. */
+      xpLastWeekToDate: z.number(),
+      /** XP per day over the last four weeks, oldest first, today last. */
+      dailyXp: z.array(z.number()),
     }),
   ),
 });
@@ -209,19 +215,19 @@ export const learningMetricsQuerySchema = z
       .pipe(
         z
           .array(metricsId)
-          .min(1, "name at least one student")
-          .max(MAX_METRICS_STUDENTS, `name at most ${MAX_METRICS_STUDENTS} students`),
+          .min(1, invalid("nameAtLeastOneStudent"))
+          .max(MAX_METRICS_STUDENTS, invalid("nameAtMostStudents")),
       )
       .optional(),
     classId: metricsId.optional(),
     allStudents: z
-      .enum(["1", "true"], "must be 1")
+      .enum(["1", "true"], invalid("mustBe1"))
       .transform(() => true as const)
       .optional(),
     groupBy: z.enum(METRICS_GROUPINGS).default("subject"),
   })
   .refine((query) => !query.startDate || !query.endDate || query.startDate <= query.endDate, {
-    message: "startDate must not be after endDate",
+    message: invalid("startDateAfterEndDate"),
     path: ["endDate"],
   })
   .refine(
@@ -229,7 +235,7 @@ export const learningMetricsQuerySchema = z
       [query.studentId, query.studentIds, query.classId, query.allStudents].filter(
         (value) => value !== undefined,
       ).length <= 1,
-    { message: "Give only one of studentId, studentIds, classId or allStudents", path: ["studentId"] },
+    { message: invalid("oneStudentChoice"), path: ["studentId"] },
   );
 export type LearningMetricsQuery = z.output<typeof learningMetricsQuerySchema>;
 
@@ -278,12 +284,26 @@ export const xpHistoryEntrySchema = z.object({
   localDate: z.string(),
   createdAt: z.string(),
   actorName: z.string().nullable(),
+  /** For XP from learning: the activity and how it went. */
+  activity: z
+    .object({
+      name: z.string().nullable(),
+      totalQuestions: z.number(),
+      correctQuestions: z.number(),
+      attempt: z.number(),
+      activeSeconds: z.number(),
+      wasteSeconds: z.number(),
+      antiPatternSeconds: z.number(),
+    })
+    .nullable()
+    .optional(),
 });
 export type XpHistoryEntry = z.infer<typeof xpHistoryEntrySchema>;
 
 export const xpHistoryResponseSchema = z.object({
   success: z.literal(true),
   data: z.array(xpHistoryEntrySchema),
+  total: z.number(),
 });
 
 export const manualXpResponseSchema = z.object({
@@ -339,7 +359,7 @@ export const approveHeldEventSchema = z.object({
 });
 
 export const dismissHeldEventSchema = z.object({
-  reason: z.string().trim().min(3, "Give a reason of at least 3 characters").max(500),
+  reason: z.string().trim().min(3, invalid("reasonTooShort")).max(500),
 });
 
 export const heldEventResponseSchema = z.object({
@@ -351,7 +371,7 @@ export const heldEventResponseSchema = z.object({
 
 /** One student's day for "why this number": `date` defaults to the student's today. */
 export const xpDayQuerySchema = z.object({
-  studentId: z.string().trim().min(1, "studentId is required"),
+  studentId: z.string().trim().min(1, invalid("studentIdRequired")),
   date: isoDate.optional(),
 });
 
@@ -402,23 +422,23 @@ export const xpDayResponseSchema = z.object({ success: z.literal(true), data: xp
 
 /** The school's XP rules and default daily goals, as administrators set them. */
 export const xpRulesSchema = z.object({
-  accuracyFloor: z.number().min(0, "At least 0").max(1, "At most 1 (100%)"),
-  firstAttemptPerfect: z.number().min(0).max(5, "At most 5×"),
-  firstAttemptPassing: z.number().min(0).max(5, "At most 5×"),
-  retryPerfect: z.number().min(0).max(5, "At most 5×"),
-  retryPassing: z.number().min(0).max(5, "At most 5×"),
-  gamingPenaltyPerMinute: z.number().min(0).max(10, "At most 10 XP a minute"),
+  accuracyFloor: z.number().min(0, invalid("accuracyFloorTooSmall")).max(1, invalid("accuracyFloorTooLarge")),
+  firstAttemptPerfect: z.number().min(0).max(5, invalid("multiplierTooLarge")),
+  firstAttemptPassing: z.number().min(0).max(5, invalid("multiplierTooLarge")),
+  retryPerfect: z.number().min(0).max(5, invalid("multiplierTooLarge")),
+  retryPassing: z.number().min(0).max(5, invalid("multiplierTooLarge")),
+  gamingPenaltyPerMinute: z.number().min(0).max(10, invalid("gamingPenaltyTooLarge")),
 });
 
 export const learningSettingsSchema = z.object({
   xpRules: xpRulesSchema,
   dailyGoals: z
     .record(
-      z.string().trim().min(1, "Name the subject").max(50),
-      z.number().int("Whole XP only").min(0).max(600, "At most 600 XP a day"),
+      z.string().trim().min(1, invalid("nameSubject")).max(50),
+      z.number().int(invalid("wholeXp")).min(0).max(600, invalid("dailyGoalTooLarge")),
     )
-    .refine((goals) => Object.keys(goals).length > 0, "Set at least one subject's goal")
-    .refine((goals) => Object.keys(goals).length <= 20, "Set at most 20 subjects"),
+    .refine((goals) => Object.keys(goals).length > 0, invalid("setOneGoal"))
+    .refine((goals) => Object.keys(goals).length <= 20, invalid("tooManyGoals")),
 });
 export type LearningSettings = z.infer<typeof learningSettingsSchema>;
 

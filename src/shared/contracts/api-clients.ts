@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { invalid } from "../validation-messages";
 
 /**
  * OAuth 2.0 clients of the OneRoster REST API (a student information system, an app that reads
@@ -47,15 +48,15 @@ export const apiClientListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   sort: z.enum(API_CLIENT_SORTS).default("createdAt"),
   orderBy: z.enum(["asc", "desc"]).default("desc"),
-  search: z.string().trim().max(200, "Keep the search under 200 characters").default(""),
+  search: z.string().trim().max(200, invalid("searchTooLong")).default(""),
   filter: z.string().max(2000).optional(),
 });
 
 export const createApiClientSchema = z.object({
-  name: z.string().trim().min(1, "Name the client").max(100, "Keep the name under 100 characters"),
+  name: z.string().trim().min(1, invalid("nameClient")).max(100, invalid("clientNameTooLong")),
   scopes: z
-    .array(z.enum(ONEROSTER_SCOPE_LIST, "Choose among the OneRoster scopes"))
-    .min(1, "Choose at least one scope")
+    .array(z.enum(ONEROSTER_SCOPE_LIST, invalid("chooseOneRosterScopes")))
+    .min(1, invalid("chooseScope"))
     .transform((scopes) => [...new Set(scopes)]),
 });
 

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { LANGUAGES } from "../languages";
 import { DASH_ROLES } from "../roles";
+import { invalid } from "../validation-messages";
 
 export const loginRequestSchema = z.object({
-  email: z.string().trim().min(1, "Email is required").max(320, "Email is too long"),
-  password: z.string().min(1, "Password is required").max(1024, "Password is too long"),
+  email: z.string().trim().min(1, invalid("emailRequired")).max(320, invalid("emailTooLong")),
+  password: z.string().min(1, invalid("passwordRequired")).max(1024, invalid("passwordTooLong")),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
@@ -75,12 +76,8 @@ export const demoAccountsResponseSchema = z.object({
 export type DemoAccountsResponse = z.infer<typeof demoAccountsResponseSchema>;
 
 export const startImpersonationSchema = z.object({
-  userId: z.string().trim().min(1, "Choose whom to view as").max(255, "This is not a user id"),
-  reason: z
-    .string()
-    .trim()
-    .min(3, "Give a reason of at least 3 characters")
-    .max(500, "Keep the reason under 500 characters"),
+  userId: z.string().trim().min(1, invalid("chooseWhomToViewAs")).max(255, invalid("notAUserId")),
+  reason: z.string().trim().min(3, invalid("reasonTooShort")).max(500, invalid("reasonTooLong")),
 });
 export type StartImpersonation = z.infer<typeof startImpersonationSchema>;
 
@@ -113,21 +110,18 @@ export const impersonationAuditResponseSchema = z.object({
 
 // New passwords are checked against the password policy on the server, which answers in plain
 // words; the schema only bounds the body.
-const newPasswordField = z.string().max(1024, "Choose a shorter password: at most 128 characters");
-
-/** The refusal of a wrong current password, which the form shows beside that field. */
-export const WRONG_CURRENT_PASSWORD = "That is not your current password";
+const newPasswordField = z.string().max(1024, invalid("newPasswordTooLong"));
 
 /** `POST /api/auth/password`: a signed-in person changes their own password. */
 export const changePasswordSchema = z.object({
-  currentPassword: z.string().min(1, "Enter your current password").max(1024, "Password is too long"),
+  currentPassword: z.string().min(1, invalid("enterCurrentPassword")).max(1024, invalid("passwordTooLong")),
   newPassword: newPasswordField,
 });
 export type ChangePassword = z.infer<typeof changePasswordSchema>;
 
 /** `POST /api/auth/password-reset`: a one-time link's token and the password chosen with it. */
 export const passwordResetSchema = z.object({
-  token: z.string().trim().min(1, "The link has no token").max(200, "The link's token is too long"),
+  token: z.string().trim().min(1, invalid("linkTokenMissing")).max(200, invalid("linkTokenTooLong")),
   newPassword: newPasswordField,
 });
 export type PasswordReset = z.infer<typeof passwordResetSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { invalid, type ValidationMessage } from "../validation-messages";
 import { calendarDate, changesOf } from "./fields";
 
 /** Courses, their components (units) and enrollments: requests and answers of /api/courses and /api/enrollments. */
@@ -62,69 +63,80 @@ export const GRADES = [
 export type Grade = (typeof GRADES)[number];
 
 const isoDate = calendarDate();
-const id = (what: string) =>
-  z
-    .string(`${what} is required`)
-    .trim()
-    .min(1, `${what} is required`)
-    .max(200, `${what} is at most 200 characters`);
+/** An id of at most 200 characters, with the messages naming it when missing and when too long. */
+const id = (required: ValidationMessage, tooLong: ValidationMessage) =>
+  z.string(required).trim().min(1, required).max(200, tooLong);
 
-/** offset/limit paging, a whitelisted sort, a direction, a search text and a OneRoster filter. */
+/**
+ * offset/limit paging, a whitelisted sort, a direction, a search text and a OneRoster filter.
+ * `sortMessage` lists the sorts (`sort is one of …`).
+ */
 function listQuery<const Sorts extends readonly [string, ...string[]]>(
   sorts: Sorts,
   defaultSort: Sorts[number],
   defaultOrder: "asc" | "desc",
+  sortMessage: ValidationMessage,
 ) {
   return z.object({
-    offset: z.coerce.number().int().min(0, "offset cannot be negative").default(0),
+    offset: z.coerce.number().int().min(0, invalid("offsetNegative")).default(0),
     limit: z.coerce
       .number()
       .int()
-      .min(1, "limit is at least 1")
-      .max(MAX_PAGE_SIZE, `limit is at most ${MAX_PAGE_SIZE}`)
+      .min(1, invalid("limitTooSmall"))
+      .max(MAX_PAGE_SIZE, invalid("limitAbove500"))
       .default(DEFAULT_PAGE_SIZE),
-    sort: z.enum(sorts, `sort is one of ${sorts.join(", ")}`).default(defaultSort),
-    orderBy: z.enum(["asc", "desc"], "orderBy is asc or desc").default(defaultOrder),
-    search: z.string().trim().max(200, "Keep the search under 200 characters").default(""),
-    filter: z.string().max(2000, "The filter is longer than 2000 characters").optional(),
+    sort: z.enum(sorts, sortMessage).default(defaultSort),
+    orderBy: z.enum(["asc", "desc"], invalid("orderByAscOrDesc")).default(defaultOrder),
+    search: z.string().trim().max(200, invalid("searchTooLong")).default(""),
+    filter: z.string().max(2000, invalid("filterLongerThan2000")).optional(),
   });
 }
 
-export const courseListQuerySchema = listQuery(COURSE_SORTS, "title", "asc");
+export const courseListQuerySchema = listQuery(COURSE_SORTS, "title", "asc", invalid("courseSortOneOf"));
 export type CourseListQuery = z.output<typeof courseListQuerySchema>;
 
-export const enrollmentListQuerySchema = listQuery(ENROLLMENT_SORTS, "beginDate", "desc").extend({
-  classId: id("classId").optional(),
-  courseId: id("courseId").optional(),
-  schoolId: id("schoolId").optional(),
-  userId: id("userId").optional(),
+export const enrollmentListQuerySchema = listQuery(
+  ENROLLMENT_SORTS,
+  "beginDate",
+  "desc",
+  invalid("enrollmentSortOneOf"),
+).extend({
+  classId: id(invalid("classIdRequired"), invalid("classIdTooLong")).optional(),
+  courseId: id(invalid("courseIdRequired"), invalid("courseIdTooLong")).optional(),
+  schoolId: id(invalid("schoolIdRequired"), invalid("schoolIdTooLong")).optional(),
+  userId: id(invalid("userIdRequired"), invalid("userIdTooLong")).optional(),
 });
 export type EnrollmentListQuery = z.output<typeof enrollmentListQuerySchema>;
 
-export const componentListQuerySchema = listQuery(COMPONENT_SORTS, "sortOrder", "asc");
+export const componentListQuerySchema = listQuery(
+  COMPONENT_SORTS,
+  "sortOrder",
+  "asc",
+  invalid("componentSortOneOf"),
+);
 export type ComponentListQuery = z.output<typeof componentListQuerySchema>;
 
-const optionalText = (max: number, what: string) =>
+const optionalText = (max: number, tooLong: ValidationMessage) =>
   z
     .string()
     .trim()
-    .max(max, `${what} is at most ${max} characters`)
+    .max(max, tooLong)
     .nullable()
     .transform((value) => value || null);
 
 const courseFields = {
-  title: z.string("Give the course a title").trim().min(1, "Give the course a title").max(200),
-  courseCode: optionalText(100, "The course code"),
+  title: z.string(invalid("courseTitle")).trim().min(1, invalid("courseTitle")).max(200),
+  courseCode: optionalText(100, invalid("courseCodeTooLong")),
   grades: z
-    .array(z.enum(GRADES, `Grades are CEDS levels: ${GRADES.join(", ")}`))
+    .array(z.enum(GRADES, invalid("gradesAreCeds")))
     .max(GRADES.length)
-    .refine((grades) => new Set(grades).size === grades.length, "List each grade once"),
+    .refine((grades) => new Set(grades).size === grades.length, invalid("gradeTwice")),
   subjects: z
-    .array(z.string().trim().min(1, "A subject cannot be empty").max(100))
-    .max(20, "At most 20 subjects")
-    .refine((subjects) => new Set(subjects).size === subjects.length, "List each subject once"),
-  orgSourcedId: id("The organisation"),
-  schoolYearSourcedId: id("The school year").nullable(),
+    .array(z.string().trim().min(1, invalid("subjectEmpty")).max(100))
+    .max(20, invalid("tooManySubjects"))
+    .refine((subjects) => new Set(subjects).size === subjects.length, invalid("subjectTwice")),
+  orgSourcedId: id(invalid("organisationRequired"), invalid("organisationTooLong")),
+  schoolYearSourcedId: id(invalid("schoolYearRequired"), invalid("schoolYearTooLong")).nullable(),
 };
 
 export const courseCreateSchema = z.object({
@@ -138,25 +150,26 @@ export type CourseCreate = z.output<typeof courseCreateSchema>;
 
 export const courseUpdateSchema = changesOf({
   ...courseFields,
-  status: z.enum(ROSTER_STATUSES, "status is active or tobedeleted"),
+  status: z.enum(ROSTER_STATUSES, invalid("rosterStatus")),
 });
 export type CourseUpdate = z.output<typeof courseUpdateSchema>;
 
 const metadata = z
   .record(z.string(), z.unknown())
-  .refine((value) => JSON.stringify(value).length <= 10_000, "metadata is at most 10,000 characters of JSON")
+  .refine((value) => JSON.stringify(value).length <= 10_000, invalid("metadataTooLong"))
   .nullable();
 const sortOrder = z
-  .number("sortOrder is a whole number")
-  .int("sortOrder is a whole number")
+  .number(invalid("sortOrderWhole"))
+  .int(invalid("sortOrderWhole"))
   .min(-1_000_000)
   .max(1_000_000)
   .nullable();
+const parentComponentId = id(invalid("parentComponentRequired"), invalid("parentComponentTooLong"));
 
 export const componentCreateSchema = z.object({
-  title: z.string("Give the component a title").trim().min(1, "Give the component a title").max(200),
+  title: z.string(invalid("componentTitle")).trim().min(1, invalid("componentTitle")).max(200),
   sortOrder: sortOrder.default(null),
-  parentComponentSourcedId: id("parentComponentSourcedId").nullable().default(null),
+  parentComponentSourcedId: parentComponentId.nullable().default(null),
   metadata: metadata.default(null),
 });
 export type ComponentCreate = z.output<typeof componentCreateSchema>;
@@ -164,7 +177,7 @@ export type ComponentCreate = z.output<typeof componentCreateSchema>;
 export const componentUpdateSchema = changesOf({
   title: componentCreateSchema.shape.title,
   sortOrder,
-  parentComponentSourcedId: id("parentComponentSourcedId").nullable(),
+  parentComponentSourcedId: parentComponentId.nullable(),
   metadata,
 });
 export type ComponentUpdate = z.output<typeof componentUpdateSchema>;
@@ -172,22 +185,22 @@ export type ComponentUpdate = z.output<typeof componentUpdateSchema>;
 /** The new order of some of a course's components: they get sortOrder 1, 2, 3… in this order. */
 export const componentOrderSchema = z.object({
   componentIds: z
-    .array(id("A component id"))
-    .min(1, "List at least one component")
+    .array(id(invalid("componentIdRequired"), invalid("componentIdTooLong")))
+    .min(1, invalid("listAComponent"))
     .max(MAX_PAGE_SIZE)
-    .refine((ids) => new Set(ids).size === ids.length, "List each component once"),
+    .refine((ids) => new Set(ids).size === ids.length, invalid("componentTwice")),
 });
 
 export const enrollmentCreateSchema = z
   .object({
-    userSourcedId: id("Choose a person"),
-    classSourcedId: id("Choose a class"),
-    role: z.enum(ENROLLMENT_ROLES, `role is one of ${ENROLLMENT_ROLES.join(", ")}`),
+    userSourcedId: id(invalid("enrollmentPersonRequired"), invalid("enrollmentPersonTooLong")),
+    classSourcedId: id(invalid("enrollmentClassRequired"), invalid("enrollmentClassTooLong")),
+    role: z.enum(ENROLLMENT_ROLES, invalid("enrollmentRoleOneOf")),
     primary: z.boolean().default(false),
     beginDate: isoDate.optional(),
   })
   .refine((enrollment) => !enrollment.primary || enrollment.role === "teacher", {
-    message: "Only a teacher's enrollment can be primary",
+    message: invalid("primaryNotTeacher"),
     path: ["primary"],
   });
 export type EnrollmentCreate = z.output<typeof enrollmentCreateSchema>;

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { isIsoDate } from "../search";
+import { invalid } from "../validation-messages";
 
 /** Field schemas the contracts share, so each rule is written once. */
 
 /** A `yyyy-MM-dd` date that exists on the calendar: `2024-02-30` and `2024-99-99` are refused. */
-export const calendarDate = () => z.string().refine(isIsoDate, "must be a real yyyy-MM-dd date");
+export const calendarDate = () => z.string().refine(isIsoDate, invalid("realDate"));
 
-export const NOTHING_TO_CHANGE = "Nothing to change: send at least one of the fields to change";
+export const NOTHING_TO_CHANGE = invalid("nothingToChange");
 
 /**
  * The body of a PATCH: any of these fields, at least one of them given. Unknown fields are

@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { invalid } from "../validation-messages";
 
 /** A job's name: lower-case words joined by dots or dashes ("sessions.sweep"). */
 export const JOB_NAME_PATTERN = /^[a-z][a-z0-9]*(?:[.-][a-z0-9]+)*$/;
 
 export const jobNameParamSchema = z.object({
-  name: z.string().max(100).regex(JOB_NAME_PATTERN, "must be a job's name"),
+  name: z.string().max(100).regex(JOB_NAME_PATTERN, invalid("jobName")),
 });
 
 /** How a job's latest run went; `retrying` means it failed and waits for another attempt. */

@@ -1,12 +1,13 @@
 import { z } from "zod";
+import { invalid } from "../validation-messages";
 import { changesOf } from "./fields";
 
 /** Learning apps registered by administrators, and the API keys they report activity with. */
 
 const appFields = {
-  name: z.string().trim().min(1, "Name the app").max(100),
+  name: z.string().trim().min(1, invalid("nameApp")).max(100),
   subjects: z.array(z.string().trim().min(1).max(100)).max(20),
-  launchUrl: z.url("Give a full https:// address").max(500).nullable(),
+  launchUrl: z.url(invalid("fullHttpsAddress")).max(500).nullable(),
   icon: z.string().trim().max(500).nullable(),
   isActive: z.boolean(),
 };
@@ -23,7 +24,7 @@ export const learningAppInputSchema = z.object({
 /** Changes to an app: only the fields given change (no defaults, which would reset the others). */
 export const learningAppChangesSchema = changesOf(appFields);
 
-export const appKeyInputSchema = z.object({ label: z.string().trim().min(1, "Label the key").max(100) });
+export const appKeyInputSchema = z.object({ label: z.string().trim().min(1, invalid("labelKey")).max(100) });
 
 export const learningAppSchema = z.object({
   id: z.string(),

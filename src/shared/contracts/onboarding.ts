@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isIsoDate } from "../search";
+import { invalid, type ValidationMessage } from "../validation-messages";
 import { personSummarySchema } from "./rostering";
 
 /** Onboarding: one new student, their school, parents or guardians and classes, in one step. */
@@ -25,31 +26,29 @@ export const ONBOARDING_GRADES = [
 export const MAX_GUARDIANS = 6;
 export const MAX_CLASSES = 20;
 
-const name = (label: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, `${label} is required`)
-    .max(100, `Keep the ${label.toLowerCase()} under 100 characters`);
+const name = (required: ValidationMessage, tooLong: ValidationMessage) =>
+  z.string().trim().min(1, required).max(100, tooLong);
+const givenName = name(invalid("givenNameRequired"), invalid("givenNameTooLong"));
+const familyName = name(invalid("familyNameRequired"), invalid("familyNameTooLong"));
 const email = z
   .string()
   .trim()
-  .max(320, "The email is too long")
-  .pipe(z.email("Enter a valid email address"))
+  .max(320, invalid("theEmailTooLong"))
+  .pipe(z.email(invalid("validEmail")))
   .transform((value) => value.toLowerCase());
-const optionalText = (max: number, label: string) =>
+const optionalText = (max: number, tooLong: ValidationMessage) =>
   z
     .string()
     .trim()
-    .max(max, `Keep the ${label} under ${max} characters`)
+    .max(max, tooLong)
     .optional()
     .transform((value) => value || null);
 
 export const newStudentSchema = z
   .object({
-    givenName: name("Given name"),
-    familyName: name("Family name"),
-    preferredFirstName: optionalText(100, "preferred name"),
+    givenName,
+    familyName,
+    preferredFirstName: optionalText(100, invalid("preferredNameTooLong")),
     email: z
       .union([z.literal(""), email])
       .optional()
@@ -57,24 +56,21 @@ export const newStudentSchema = z
     username: z
       .string()
       .trim()
-      .max(64, "Keep the username under 64 characters")
-      .regex(
-        /^([a-zA-Z0-9._-]{3,64})?$/,
-        "A username has 3 to 64 letters, digits, dots, dashes or underscores",
-      )
+      .max(64, invalid("usernameTooLong"))
+      .regex(/^([a-zA-Z0-9._-]{3,64})?$/, invalid("usernameCharacters"))
       .optional()
       .transform((value) => (value ? value.toLowerCase() : null)),
-    grade: z.enum(ONBOARDING_GRADES, { message: "Choose a grade" }),
+    grade: z.enum(ONBOARDING_GRADES, { message: invalid("chooseGrade") }),
     birthDate: z
-      .union([z.literal(""), z.string().refine(isIsoDate, "Enter the date of birth as yyyy-mm-dd")])
+      .union([z.literal(""), z.string().refine(isIsoDate, invalid("birthDateFormat"))])
       .optional()
       .transform((value) => value || null)
       .refine((value) => !value || value <= new Date().toISOString().slice(0, 10), {
-        message: "The date of birth cannot be in the future",
+        message: invalid("birthDateInFuture"),
       }),
   })
   .refine((student) => student.email || student.username, {
-    message: "Give an email or a username: the student signs in with it",
+    message: invalid("emailOrUsername"),
     path: ["email"],
   });
 export type NewStudent = z.input<typeof newStudentSchema>;
@@ -83,31 +79,28 @@ export const GUARDIAN_ROLES = ["parent", "guardian"] as const;
 
 export const newGuardianSchema = z.object({
   kind: z.literal("new"),
-  role: z.enum(GUARDIAN_ROLES, { message: "Choose parent or guardian" }),
-  givenName: name("Given name"),
-  familyName: name("Family name"),
+  role: z.enum(GUARDIAN_ROLES, { message: invalid("chooseGuardianRole") }),
+  givenName,
+  familyName,
   email,
 });
 export const existingGuardianSchema = z.object({
   kind: z.literal("existing"),
-  sourcedId: z.string().trim().min(1, "Choose a parent or guardian").max(200),
+  sourcedId: z.string().trim().min(1, invalid("chooseGuardian")).max(200),
 });
 export const guardianInputSchema = z.discriminatedUnion("kind", [newGuardianSchema, existingGuardianSchema], {
-  message: "A parent or guardian is new (with name and email) or existing (with their id)",
+  message: invalid("guardianKind"),
 });
 export type GuardianInput = z.input<typeof guardianInputSchema>;
 
 export const onboardingRequestSchema = z
   .object({
     student: newStudentSchema,
-    schoolSourcedId: z.string().trim().min(1, "Choose a school").max(200),
-    guardians: z
-      .array(guardianInputSchema)
-      .max(MAX_GUARDIANS, `Add at most ${MAX_GUARDIANS} parents or guardians`)
-      .default([]),
+    schoolSourcedId: z.string().trim().min(1, invalid("chooseSchool")).max(200),
+    guardians: z.array(guardianInputSchema).max(MAX_GUARDIANS, invalid("tooManyGuardians")).default([]),
     classSourcedIds: z
       .array(z.string().trim().min(1).max(200))
-      .max(MAX_CLASSES, `Choose at most ${MAX_CLASSES} classes`)
+      .max(MAX_CLASSES, invalid("tooManyClasses"))
       .default([]),
   })
   .superRefine((request, context) => {
@@ -121,7 +114,7 @@ export const onboardingRequestSchema = z
       if (seen.has(value))
         context.addIssue({
           code: "custom",
-          message: `${value} is given twice: each account needs its own email`,
+          message: invalid("emailTwice"),
           path: index === 0 ? ["student", "email"] : ["guardians", index - 1, "email"],
         });
       seen.add(value);
@@ -130,11 +123,11 @@ export const onboardingRequestSchema = z
     if (new Set(existing).size !== existing.length)
       context.addIssue({
         code: "custom",
-        message: "The same parent or guardian is linked twice",
+        message: invalid("guardianTwice"),
         path: ["guardians"],
       });
     if (new Set(request.classSourcedIds).size !== request.classSourcedIds.length)
-      context.addIssue({ code: "custom", message: "A class is chosen twice", path: ["classSourcedIds"] });
+      context.addIssue({ code: "custom", message: invalid("classTwice"), path: ["classSourcedIds"] });
   });
 export type OnboardingRequest = z.input<typeof onboardingRequestSchema>;
 
@@ -171,8 +164,8 @@ export const onboardingSchoolsResponseSchema = z.object({
 });
 
 export const onboardingClassesQuerySchema = z.object({
-  schoolSourcedId: z.string().trim().min(1, "schoolSourcedId is required").max(200),
-  grade: z.enum(ONBOARDING_GRADES, { message: "Choose a grade" }),
+  schoolSourcedId: z.string().trim().min(1, invalid("schoolSourcedIdRequired")).max(200),
+  grade: z.enum(ONBOARDING_GRADES, { message: invalid("chooseGrade") }),
 });
 export const onboardingClassSchema = z.object({
   sourcedId: z.string(),
@@ -194,7 +187,7 @@ export const onboardingClassesResponseSchema = z.object({
 });
 
 export const guardianSearchQuerySchema = z.object({
-  search: z.string().trim().max(200, "Keep the search under 200 characters").default(""),
+  search: z.string().trim().max(200, invalid("searchTooLong")).default(""),
   limit: z.coerce.number().int().min(1).max(50).default(10),
 });
 export const guardianSearchResponseSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DASH_ROLES } from "../roles";
+import { invalid, type ValidationMessage } from "../validation-messages";
 import { orgRefSchema } from "./auth";
 import { changesOf } from "./fields";
 import { personSummarySchema } from "./rostering";
@@ -9,22 +10,26 @@ import { personSummarySchema } from "./rostering";
  * administrators' and Guides' roster pages.
  */
 
-const dashRole = z.enum(DASH_ROLES, { message: `role is one of ${DASH_ROLES.join(", ")}` });
-const id = (name: string) => z.string().trim().min(1, `${name} is required`).max(200);
+const dashRole = z.enum(DASH_ROLES, { message: invalid("dashRoleOneOf") });
+const id = (required: ValidationMessage) => z.string().trim().min(1, required).max(200);
 
-/** The query of every list: paging, a whitelisted sort, a search text and a OneRoster filter. */
+/**
+ * The query of every list: paging, a whitelisted sort, a search text and a OneRoster filter.
+ * `sortMessage` lists the sorts (`sort is one of …`).
+ */
 export function listQuerySchema<const Sorts extends readonly [string, ...string[]]>(
   sorts: Sorts,
   defaultSort: Sorts[number],
+  sortMessage: ValidationMessage,
   defaultLimit = 50,
 ) {
   return z.object({
     offset: z.coerce.number().int().min(0).default(0),
-    limit: z.coerce.number().int().min(1).max(500, "limit is at most 500").default(defaultLimit),
-    sort: z.enum(sorts, { message: `sort is one of ${sorts.join(", ")}` }).default(defaultSort),
-    orderBy: z.enum(["asc", "desc"], { message: "orderBy is asc or desc" }).default("asc"),
-    search: z.string().trim().max(200, "Keep the search under 200 characters").default(""),
-    filter: z.string().trim().max(2000, "Keep the filter under 2000 characters").optional(),
+    limit: z.coerce.number().int().min(1).max(500, invalid("limitAbove500")).default(defaultLimit),
+    sort: z.enum(sorts, { message: sortMessage }).default(defaultSort),
+    orderBy: z.enum(["asc", "desc"], { message: invalid("orderByAscOrDesc") }).default("asc"),
+    search: z.string().trim().max(200, invalid("searchTooLong")).default(""),
+    filter: z.string().trim().max(2000, invalid("filterTooLong")).optional(),
   });
 }
 
@@ -59,7 +64,7 @@ export const orgSchema = z.object({
 export type Org = z.infer<typeof orgSchema>;
 
 export const ORG_SORTS = ["name", "type", "identifier", "dateLastModified"] as const;
-export const orgListQuerySchema = listQuerySchema(ORG_SORTS, "name", 100);
+export const orgListQuerySchema = listQuerySchema(ORG_SORTS, "name", invalid("orgSortOneOf"), 100);
 export const orgListResponseSchema = listResponse(orgSchema).extend({
   /** Whether the caller may edit organisations and add schools (administrators). */
   canEdit: z.boolean(),
@@ -76,23 +81,19 @@ export const orgDetailResponseSchema = z.object({
 });
 export type OrgDetail = z.infer<typeof orgDetailResponseSchema>["data"];
 
-const orgName = z
-  .string()
-  .trim()
-  .min(2, "The name needs at least 2 characters")
-  .max(200, "Keep the name under 200 characters");
+const orgName = z.string().trim().min(2, invalid("orgNameTooShort")).max(200, invalid("orgNameTooLong"));
 const orgIdentifier = z
   .string()
   .trim()
-  .max(100, "Keep the identifier under 100 characters")
-  .regex(/^[\w .\-/]*$/, "The identifier may hold letters, digits, spaces and . - _ /")
+  .max(100, invalid("identifierTooLong"))
+  .regex(/^[\w .\-/]*$/, invalid("identifierCharacters"))
   .transform((value) => value || null);
 
 export const updateOrgSchema = changesOf({ name: orgName, identifier: orgIdentifier.nullable() });
 export type UpdateOrg = z.input<typeof updateOrgSchema>;
 
 export const createSchoolSchema = z.object({
-  parentSourcedId: id("parentSourcedId"),
+  parentSourcedId: id(invalid("parentSourcedIdRequired")),
   name: orgName,
   identifier: orgIdentifier.nullable().default(null),
 });
@@ -146,11 +147,15 @@ export const orgClassSchema = z.object({
 });
 export type OrgClass = z.infer<typeof orgClassSchema>;
 export const CLASS_SORTS = ["title", "classCode", "students"] as const;
-export const orgClassesQuerySchema = listQuerySchema(CLASS_SORTS, "title");
+export const orgClassesQuerySchema = listQuerySchema(CLASS_SORTS, "title", invalid("classSortOneOf"));
 export const orgClassesResponseSchema = listResponse(orgClassSchema);
 
 export const PEOPLE_SORTS = ["familyName", "givenName", "email"] as const;
-export const orgPeopleQuerySchema = listQuerySchema(PEOPLE_SORTS, "familyName").extend({
+export const orgPeopleQuerySchema = listQuerySchema(
+  PEOPLE_SORTS,
+  "familyName",
+  invalid("peopleSortOneOf"),
+).extend({
   role: dashRole.optional(),
 });
 export const orgPeopleResponseSchema = listResponse(personSummarySchema);
@@ -185,7 +190,12 @@ export const managedUserSchema = z.object({
 export type ManagedUser = z.infer<typeof managedUserSchema>;
 
 export const USER_SORTS = ["familyName", "givenName", "email", "dateLastModified"] as const;
-export const userListQuerySchema = listQuerySchema(USER_SORTS, "familyName", 25).extend({
+export const userListQuerySchema = listQuerySchema(
+  USER_SORTS,
+  "familyName",
+  invalid("userSortOneOf"),
+  25,
+).extend({
   /** Only people holding one of these Dash roles: one role or a comma list (parent,guardian). */
   role: z
     .string()
@@ -199,13 +209,16 @@ export const userResponseSchema = z.object({ success: z.literal(true), data: man
 
 export const addRoleSchema = z.object({
   role: dashRole,
-  orgSourcedId: id("orgSourcedId"),
+  orgSourcedId: id(invalid("orgSourcedIdRequired")),
   /** Make it the person's primary role (their primary organisation follows). */
   isPrimary: z.boolean().default(false),
 });
 export type AddRole = z.input<typeof addRoleSchema>;
 
-export const roleAtOrgSchema = z.object({ role: dashRole, orgSourcedId: id("orgSourcedId") });
+export const roleAtOrgSchema = z.object({
+  role: dashRole,
+  orgSourcedId: id(invalid("orgSourcedIdRequired")),
+});
 export type RoleAtOrg = z.infer<typeof roleAtOrgSchema>;
 
 // ---------------------------------------------------------------- parents and guardians
@@ -223,8 +236,8 @@ export const relationshipsResponseSchema = z.object({
 export type Relationships = z.infer<typeof relationshipsResponseSchema>["data"];
 
 export const relationshipSchema = z.object({
-  studentSourcedId: id("studentSourcedId"),
-  agentSourcedId: id("agentSourcedId"),
+  studentSourcedId: id(invalid("studentSourcedIdRequired")),
+  agentSourcedId: id(invalid("agentSourcedIdRequired")),
 });
 export type Relationship = z.infer<typeof relationshipSchema>;
 
@@ -247,7 +260,7 @@ export const guardianLinkRequestsResponseSchema = z.object({
 
 export const guardianLinkDecisionSchema = z.object({ decision: z.enum(["approve", "refuse"]) });
 export const guardianLinkRequestParamsSchema = z.object({
-  requestId: z.uuid("This is not a link request id"),
+  requestId: z.uuid(invalid("notALinkRequestId")),
 });
 
 // ---------------------------------------------------------------- the log of changes

@@ -1,14 +1,15 @@
 import { z } from "zod";
+import { invalid, type ValidationMessage } from "../validation-messages";
 
 /**
  * The privacy centre: exporting what Dash holds about a student, anonymising a student, how long
  * each kind of data is kept, and the log of every access to sensitive data.
  */
 
-const id = (name: string) => z.string().trim().min(1, `${name} is required`).max(200);
+const id = (required: ValidationMessage) => z.string().trim().min(1, required).max(200);
 
-export const studentParamSchema = z.object({ studentId: id("studentId") });
-export const childParamSchema = z.object({ childId: id("childId") });
+export const studentParamSchema = z.object({ studentId: id(invalid("studentIdRequired")) });
+export const childParamSchema = z.object({ childId: id(invalid("childIdRequired")) });
 
 // ---------------------------------------------------------------- sensitive-access log
 
@@ -34,7 +35,7 @@ export const ACCESS_LOG_PAGE_SIZE = 25;
 export const accessLogQuerySchema = z.object({
   personId: z.string().trim().max(200).optional(),
   offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(200, "limit is at most 200").default(ACCESS_LOG_PAGE_SIZE),
+  limit: z.coerce.number().int().min(1).max(200, invalid("limitAbove200")).default(ACCESS_LOG_PAGE_SIZE),
 });
 export type AccessLogQuery = z.infer<typeof accessLogQuerySchema>;
 
@@ -62,12 +63,8 @@ export const accessLogResponseSchema = z.object({
 // ---------------------------------------------------------------- anonymisation
 
 export const anonymiseRequestSchema = z.object({
-  confirm: z.string().trim().min(1, "Type the student's full name or id to confirm").max(400),
-  reason: z
-    .string()
-    .trim()
-    .min(3, "Say why, in a few words")
-    .max(500, "Keep the reason under 500 characters"),
+  confirm: z.string().trim().min(1, invalid("confirmAnonymise")).max(400),
+  reason: z.string().trim().min(3, invalid("sayWhy")).max(500, invalid("reasonTooLong")),
 });
 export type AnonymiseRequest = z.infer<typeof anonymiseRequestSchema>;
 
@@ -125,6 +122,42 @@ export const RETENTION_RULES: Record<
   },
 };
 
+/** What a retention setting out of its rule is told: its label, then the problem, with the rule's bounds. */
+const RETENTION_MESSAGES: Record<
+  RetentionKind,
+  {
+    notANumber: ValidationMessage;
+    notWhole: ValidationMessage;
+    tooFew: ValidationMessage;
+    tooMany: ValidationMessage;
+  }
+> = {
+  activity_events: {
+    notANumber: invalid("activityEventsRetention"),
+    notWhole: invalid("activityEventsRetentionWhole"),
+    tooFew: invalid("activityEventsRetentionTooShort"),
+    tooMany: invalid("activityEventsRetentionTooLong"),
+  },
+  incident_evidence: {
+    notANumber: invalid("incidentEvidenceRetention"),
+    notWhole: invalid("incidentEvidenceRetentionWhole"),
+    tooFew: invalid("incidentEvidenceRetentionTooShort"),
+    tooMany: invalid("incidentEvidenceRetentionTooLong"),
+  },
+  analytics: {
+    notANumber: invalid("analyticsRetention"),
+    notWhole: invalid("analyticsRetentionWhole"),
+    tooFew: invalid("analyticsRetentionTooShort"),
+    tooMany: invalid("analyticsRetentionTooLong"),
+  },
+  audit_logs: {
+    notANumber: invalid("auditLogsRetention"),
+    notWhole: invalid("auditLogsRetentionWhole"),
+    tooFew: invalid("auditLogsRetentionTooShort"),
+    tooMany: invalid("auditLogsRetentionTooLong"),
+  },
+};
+
 /** Days to keep, or null to keep for ever. */
 export type RetentionDays = number | null;
 
@@ -133,13 +166,14 @@ export const retentionSettingsSchema = z
     Object.fromEntries(
       RETENTION_KINDS.map((kind) => {
         const rule = RETENTION_RULES[kind];
+        const messages = RETENTION_MESSAGES[kind];
         return [
           kind,
           z
-            .number({ message: `${rule.label}: a whole number of days, or keep` })
-            .int(`${rule.label}: a whole number of days`)
-            .min(rule.minDays, `${rule.label}: at least ${rule.minDays} days`)
-            .max(rule.maxDays, `${rule.label}: at most ${rule.maxDays} days`)
+            .number({ message: messages.notANumber })
+            .int(messages.notWhole)
+            .min(rule.minDays, messages.tooFew)
+            .max(rule.maxDays, messages.tooMany)
             .nullable(),
         ];
       }),

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { invalid, type ValidationMessage } from "../validation-messages";
 
-const flag = (name: string) =>
+const flag = (message: ValidationMessage) =>
   z
-    .enum(["true", "false"], `${name} must be true or false`)
+    .enum(["true", "false"], message)
     .default("false")
     .transform((value) => value === "true");
 
@@ -10,7 +11,10 @@ const flag = (name: string) =>
  * `POST /api/admin/roster/import?dryRun=true|false&strict=true|false`: the body is the .zip itself.
  * `strict` refuses a set with warnings as well as one with errors.
  */
-export const rosterImportQuerySchema = z.object({ dryRun: flag("dryRun"), strict: flag("strict") });
+export const rosterImportQuerySchema = z.object({
+  dryRun: flag(invalid("dryRunTrueOrFalse")),
+  strict: flag(invalid("strictTrueOrFalse")),
+});
 
 /** How the manifest says to read a file; `skipped` for files Dash does not store or does not know. */
 export const FILE_MODES = ["bulk", "delta", "absent", "skipped"] as const;

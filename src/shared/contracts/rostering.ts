@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { DASH_ROLES } from "../roles";
+import { invalid } from "../validation-messages";
 
 export const viewableUsersQuerySchema = z.object({
-  search: z.string().trim().max(200, "Keep the search under 200 characters").default(""),
+  search: z.string().trim().max(200, invalid("searchTooLong")).default(""),
   limit: z.coerce.number().int().min(1).max(100).default(25),
   offset: z.coerce.number().int().min(0).default(0),
 });

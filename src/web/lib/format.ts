@@ -89,6 +89,11 @@ export function formatNumber(value: number, maximumFractionDigits = 2): string {
  * XP as children, parents and teachers read it: whole, rounded down, so that a goal never looks
  * met before it is (29.6 of 30 reads 29).
  */
+/** 0.83 → "83%". */
+export function formatPercent(share: number): string {
+  return new Intl.NumberFormat(shownLocale(), { style: "percent", maximumFractionDigits: 0 }).format(share);
+}
+
 export function formatXp(xp: number): string {
   return formatter(
     "xp",

@@ -9,6 +9,8 @@ export class ApiRequestError extends Error {
     readonly status: number,
     readonly code: string,
     readonly retryAfterSeconds?: number,
+    /** The fields a 400 is about, each with its problem in the shown language. */
+    readonly issues: readonly { path: string; message: string }[] = [],
   ) {
     super(message);
     this.name = "ApiRequestError";
@@ -53,6 +55,7 @@ export async function apiFetch<Schema extends z.ZodType>(
         response.status,
         error.data.code,
         error.data.retryAfterSeconds,
+        error.data.issues,
       );
     }
     throw new ApiRequestError(

@@ -35,8 +35,12 @@ const fact = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-async function heatmap(cookie: string, body: Record<string, unknown>) {
-  const response = await t.request("/api/learning-metrics/analytics-xp-heatmap", { json: body, cookie });
+async function heatmap(cookie: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const response = await t.request("/api/learning-metrics/analytics-xp-heatmap", {
+    json: body,
+    cookie,
+    headers,
+  });
   return { status: response.status, body: await response.json() };
 }
 
@@ -72,6 +76,16 @@ describe("ingestion with an app key", () => {
       [5, "occurredAt: is in the future (more than 5 minutes ahead of the server's clock)"],
       [6, expect.stringContaining("subject")],
       [7, expect.stringContaining("event")],
+    ]);
+  });
+
+  it("tells the app why in English, the protocol's language, whatever the request's language", async () => {
+    const response = await t.request("/api/ingest/activity", {
+      json: { events: [fact({ correctQuestions: 11 })] },
+      headers: { authorization: `Bearer ${DEMO_APP_KEY}`, "accept-language": "es" },
+    });
+    expect((await response.json()).rejected).toEqual([
+      expect.objectContaining({ reason: "correctQuestions: correctQuestions cannot exceed totalQuestions" }),
     ]);
   });
 
@@ -244,6 +258,33 @@ describe("who may see a student's heatmap", () => {
       expect(response.body).toMatchObject({ data: [], error: "You do not have access to this student" });
   });
 
+  it("refuses in the reader's language, in the same shape", async () => {
+    const spanish = { "accept-language": "es" };
+    const denied = await heatmap(await t.signIn("guide@dash.demo"), { userId: LEO, ...range }, spanish);
+    expect(denied.status).toBe(403);
+    expect(denied.body).toMatchObject({
+      success: false,
+      data: [],
+      code: "forbidden",
+      error: "No tiene acceso a este estudiante",
+      message: "No tiene acceso a este estudiante",
+    });
+    const admin = await t.signIn("admin@dash.demo");
+    const tooLong = { userId: AVA, startDate: "2020-01-01", endDate: "2026-01-01" };
+    const english = await heatmap(admin, tooLong);
+    expect(english.body).toMatchObject({
+      code: "validation_failed",
+      error: "Ask for at most 731 days at a time",
+    });
+    const inSpanish = await heatmap(admin, tooLong, spanish);
+    expect(inSpanish.status).toBe(400);
+    expect(inSpanish.body).toMatchObject({
+      code: "validation_failed",
+      error: "Pida como máximo 731 días a la vez",
+      message: "Pida como máximo 731 días a la vez",
+    });
+  });
+
   it("rejects bad requests with 400 in the same shape", async () => {
     const cookie = await t.signIn("admin@dash.demo");
     for (const body of [
@@ -298,7 +339,18 @@ describe("manual XP", () => {
       source: "manual",
       subject: "Math",
       actorName: "Maya Patel",
+      activity: null,
     });
+    // Entries from learning carry their activity, for the children's sentences; the total pages them.
+    const learned = history.data.find((entry: { source: string }) => entry.source === "activity");
+    expect(learned.activity).toMatchObject({ name: expect.any(String), attempt: expect.any(Number) });
+    expect(history.total).toBeGreaterThanOrEqual(history.data.length);
+    const second = await (
+      await t.request(`/api/xp/history?studentId=${AVA}&limit=1&offset=1`, { cookie })
+    ).json();
+    expect(second.data).toHaveLength(1);
+    expect(second.data[0].id).toBe(history.data[1].id);
+    expect(second.total).toBe(history.total);
   });
 
   it("allows deductions with a reason", async () => {
@@ -377,6 +429,24 @@ describe("learning apps", () => {
       expect(response.status).toBe(404);
       expect((await response.json()).message).toMatch(/^No (learning app|API key) has this id$/);
     }
+    const inSpanish = await t.request("/api/admin/apps/not-a-uuid/keys", {
+      cookie: admin,
+      headers: { "accept-language": "es" },
+    });
+    expect(inSpanish.status).toBe(404);
+    expect(await inSpanish.json()).toMatchObject({
+      code: "not_found",
+      message: "No hay ninguna aplicación de aprendizaje con este id",
+    });
+    const unknownKey = await t.request(`/api/admin/apps/${crypto.randomUUID()}/keys/${crypto.randomUUID()}`, {
+      method: "DELETE",
+      cookie: admin,
+      headers: { "accept-language": "es-MX,es;q=0.9" },
+    });
+    expect(unknownKey.status).toBe(404);
+    expect((await unknownKey.json()).message).toBe(
+      "Esta aplicación no tiene ninguna clave activa con este id",
+    );
   });
 
   it("refuses events from a switched-off app", async () => {

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { hashSecret, newSecret } from "../../lib/secrets";
 import { appApiKeys, learningApps } from "./schema";
 
@@ -12,7 +13,10 @@ const KEY_PREFIX_LENGTH = 12;
 export async function authenticateAppKey(db: Database, authorization: string | undefined, now: Date) {
   const secret = /^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1];
   if (!secret)
-    throw new AppError("unauthenticated", "Send the app's API key as `Authorization: Bearer <key>`");
+    throw new AppError(
+      "unauthenticated",
+      message("activity:apps.sendKey", { header: "Authorization: Bearer <key>" }),
+    );
   const [key] = await db
     .select({
       keyId: appApiKeys.id,
@@ -23,8 +27,8 @@ export async function authenticateAppKey(db: Database, authorization: string | u
     .from(appApiKeys)
     .innerJoin(learningApps, eq(learningApps.id, appApiKeys.appId))
     .where(and(eq(appApiKeys.keyHash, hashSecret(secret)), isNull(appApiKeys.revokedAt)));
-  if (!key) throw new AppError("unauthenticated", "This API key is unknown or has been revoked");
-  if (!key.isActive) throw new AppError("forbidden", "This learning app is switched off in Dash");
+  if (!key) throw new AppError("unauthenticated", message("activity:apps.unknownKey"));
+  if (!key.isActive) throw new AppError("forbidden", message("activity:apps.switchedOff"));
   // Written at most once a minute, so a busy app does not turn every batch into two writes.
   if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > 60_000) {
     await db.update(appApiKeys).set({ lastUsedAt: now }).where(eq(appApiKeys.id, key.keyId));
@@ -51,7 +55,7 @@ export async function updateApp(
   changes: Partial<typeof learningApps.$inferInsert>,
 ) {
   const [updated] = await db.update(learningApps).set(changes).where(eq(learningApps.id, id)).returning();
-  if (!updated) throw new AppError("not_found", "No learning app has this id");
+  if (!updated) throw new AppError("not_found", message("activity:apps.notFound"));
   return updated;
 }
 
@@ -73,7 +77,7 @@ export async function listKeys(db: Database, appId: string) {
 /** Creates a key and returns its secret: the only time anyone sees it. */
 export async function createKey(db: Database, appId: string, label: string, secret = newSecret("dash")) {
   const [app] = await db.select({ id: learningApps.id }).from(learningApps).where(eq(learningApps.id, appId));
-  if (!app) throw new AppError("not_found", "No learning app has this id");
+  if (!app) throw new AppError("not_found", message("activity:apps.notFound"));
   const [key] = await db
     .insert(appApiKeys)
     .values({ appId, label, keyPrefix: secret.slice(0, KEY_PREFIX_LENGTH), keyHash: hashSecret(secret) })
@@ -92,5 +96,5 @@ export async function revokeKey(db: Database, appId: string, keyId: string, now:
     .set({ revokedAt: now })
     .where(and(eq(appApiKeys.id, keyId), eq(appApiKeys.appId, appId), isNull(appApiKeys.revokedAt)))
     .returning({ id: appApiKeys.id });
-  if (!revoked) throw new AppError("not_found", "No active key with this id belongs to this app");
+  if (!revoked) throw new AppError("not_found", message("activity:keys.noActiveKey"));
 }

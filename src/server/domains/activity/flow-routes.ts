@@ -3,15 +3,17 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { isIsoDate } from "../../../shared/search";
 import { localDateOf } from "../../../shared/time-zone";
+import { invalid } from "../../../shared/validation-messages";
 import { currentActor } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { readQuery } from "../../lib/validation";
 import { canSeeStudent, studentIdsInReach, studentIdsOfClass, teachesClass } from "../rostering/scope";
 import { flowDay } from "./flow";
 
 const flowQuerySchema = z.object({
-  date: z.string().refine(isIsoDate, "must be a yyyy-MM-dd date").optional(),
+  date: z.string().refine(isIsoDate, invalid("isoDate")).optional(),
   classId: z.string().trim().min(1).optional(),
   studentId: z.string().trim().min(1).optional(),
 });
@@ -22,7 +24,7 @@ export function flowRoutes({ db, auth }: AppDeps) {
     const actor = currentActor(c);
     const query = readQuery(c, flowQuerySchema);
     const date = query.date ?? localDateOf(auth.now(), "America/New_York");
-    const denied = new AppError("forbidden", "You do not have access to these students");
+    const denied = new AppError("forbidden", message("activity:students.someForbidden"));
 
     let scope: SQL;
     if (query.studentId) {
@@ -35,7 +37,7 @@ export function flowRoutes({ db, auth }: AppDeps) {
       if (!mayList) throw denied;
       scope = studentIdsOfClass(query.classId);
     } else if (actor.activeRole === "administrator") {
-      throw new AppError("validation_failed", "Choose a class or a student");
+      throw new AppError("validation_failed", message("activity:flow.chooseScope"));
     } else {
       const reach = studentIdsInReach(actor);
       if (!reach) throw denied;

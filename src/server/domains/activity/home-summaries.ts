@@ -4,6 +4,7 @@ import { localDateOf } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { studentVisibleTo } from "../rostering/scope";
 import { studentSummaries } from "./summaries";
 
@@ -208,7 +209,7 @@ interface AppFreshness {
  * query with the check that the caller may see the student: 403 when they may not.
  */
 export async function studentHome(db: Database, actor: Actor, studentId: string, now: Date) {
-  const forbidden = new AppError("forbidden", "You do not have access to this student");
+  const forbidden = new AppError("forbidden", message("activity:students.forbidden"));
   const visible = studentVisibleTo(actor, studentId);
   if (!visible) throw forbidden;
   const [row] = await queryRows<StoredRow & { isAllowed: boolean; apps: AppFreshness[] | null }>(
@@ -225,6 +226,6 @@ export async function studentHome(db: Database, actor: Actor, studentId: string,
   );
   if (!row?.isAllowed) throw forbidden;
   const [summary] = await completeSummaries(db, [row], now);
-  if (!summary) throw new AppError("not_found", "No student has this id");
+  if (!summary) throw new AppError("not_found", message("activity:students.notFound"));
   return { summary, apps: row.apps ?? [] };
 }

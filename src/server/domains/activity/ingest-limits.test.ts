@@ -69,8 +69,8 @@ async function xpDay(cookie: string, studentId: string, date: string): Promise<X
   return (await response.json()).data;
 }
 
-async function heldList(cookie: string, query = "status=all") {
-  const response = await t.request(`/api/xp/held?${query}`, { cookie });
+async function heldList(cookie: string, query = "status=all", headers: Record<string, string> = {}) {
+  const response = await t.request(`/api/xp/held?${query}`, { cookie, headers });
   return { status: response.status, body: await response.json() };
 }
 
@@ -262,7 +262,13 @@ describe("XP held for review", () => {
       xp: 625,
       status: "pending",
       reviewerName: null,
+      heldReason: `Held for review: the XP credited without review on ${day} would pass 2000 (1875 already credited)`,
     });
+    // The reviewer reads why in their language; the app was answered in English.
+    const inSpanish = await heldList(guide, "status=pending", { "accept-language": "es" });
+    expect((inSpanish.body.data as HeldEvent[]).find((held) => held.id === heldId)?.heldReason).toBe(
+      `En espera de revisión: el XP otorgado sin revisión el ${day} pasaría de 2000 (ya se otorgaron 1875)`,
+    );
 
     const approved = await review(guide, heldId, "approve", { note: "Finished a whole unit on a Saturday" });
     expect(approved.status).toBe(200);
@@ -314,6 +320,13 @@ describe("XP held for review", () => {
     expect((all.body.data as HeldEvent[]).map((held) => held.id)).toEqual([heldId]);
     expect(all.body.total).toBe(1);
     expect((await review(admin, "not-a-uuid", "approve")).status).toBe(404);
+    const unknown = await t.request(`/api/xp/held/${crypto.randomUUID()}/approve`, {
+      json: {},
+      cookie: admin,
+      headers: { "accept-language": "es" },
+    });
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).message).toBe("No hay ninguna actividad en espera con este id");
     expect((await review(admin, crypto.randomUUID(), "approve")).status).toBe(404);
     expect((await review(admin, heldId, "dismiss", { reason: "" })).status).toBe(400);
 
@@ -326,7 +339,17 @@ describe("XP held for review", () => {
       reviewerName: "Alex Morgan",
       reviewNote: "The app double-counted this lesson",
     });
-    expect((await review(admin, heldId, "approve")).status).toBe(409);
+    const late = await t.request(`/api/xp/held/${heldId}/approve`, {
+      json: {},
+      cookie: admin,
+      headers: { "accept-language": "es" },
+    });
+    expect(late.status).toBe(409);
+    expect((await late.json()).message).toBe("Esta actividad fue descartada; ya no se puede aprobar");
+    expect(await (await review(admin, heldId, "approve")).json()).toMatchObject({
+      code: "conflict",
+      message: "This event was dismissed; it can no longer be approved",
+    });
     expect((await xpDay(admin, LEO, day)).totalXp).toBe(1875);
   });
 });

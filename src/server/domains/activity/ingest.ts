@@ -6,11 +6,13 @@ import {
   type IngestLimits,
   type IngestResult,
 } from "../../../shared/contracts/activity";
+import { DEFAULT_LANGUAGE, type Language } from "../../../shared/languages";
 import { localDateOf } from "../../../shared/time-zone";
 import { computeXp } from "../../../shared/xp-rules";
 import { type Database, queryRows } from "../../db/client";
 import type { Env } from "../../env";
-import { unstorableTextIn } from "../../lib/validation";
+import { type Message, message, translate } from "../../lib/i18n";
+import { unstorableTextIn, validationError } from "../../lib/validation";
 import { markHomeSummariesChanged, rewriteHomeSummaries } from "./home-summaries";
 import { xpRulesOf } from "./settings";
 
@@ -23,6 +25,26 @@ export function ingestLimitsFromEnv(env: Env): IngestLimits {
     maxPastDays: env.INGEST_MAX_PAST_DAYS,
     maxFutureMinutes: env.INGEST_MAX_FUTURE_MINUTES,
   };
+}
+
+/**
+ * Why an event was held, as a person reads it on the held events' page. It is stored, and answered
+ * to the app, in English; `heldReasonIn` says it again in the reader's language.
+ */
+function heldReason(day: string, limit: number | string, credited: number | string): Message {
+  return message("activity:held.reason", { day, limit, credited });
+}
+
+// The stored English of `heldReason`, read back into its values.
+const HELD_REASON =
+  /^Held for review: the XP credited without review on (\d{4}-\d{2}-\d{2}) would pass ([\d.]+) \(([\d.]+) already credited\)$/;
+
+/** A stored held reason in `language`; a text of another form is left as it was stored. */
+export function heldReasonIn(stored: string, language: Language): string {
+  const found = HELD_REASON.exec(stored);
+  if (language === DEFAULT_LANGUAGE || !found) return stored;
+  const [, day = "", limit = "", credited = ""] = found;
+  return translate(heldReason(day, limit, credited), language);
 }
 
 /** Why an event's own figures are not believable, or null: checked before any student-day is read. */
@@ -109,8 +131,10 @@ export async function ingestActivity(
     const parsed = activityFactSchema.safeParse(item.fact);
     const problem = parsed.success ? implausibility(parsed.data, now, limits) : null;
     if (!parsed.success) {
-      const reason = parsed.error.issues
-        .map((issue) => `${issue.path.join(".") || "event"}: ${issue.message}`)
+      // In English, as app developers read it: the shared schema names its messages by catalogue keys.
+      const { issues = [] } = validationError(parsed.error).details;
+      const reason = issues
+        .map((issue) => `${issue.path || "event"}: ${translate(issue.message, DEFAULT_LANGUAGE)}`)
         .join("; ");
       result.rejected.push({ index, eventId, reason });
     } else if (problem) {
@@ -286,7 +310,10 @@ async function storeBatch(
       return {
         kind: "held",
         heldId: "",
-        reason: `Held for review: the XP credited without review on ${row.localDate} would pass ${limits.maxAutoXpPerDay} (${round2(totals.autoCreditedXp)} already credited)`,
+        reason: translate(
+          heldReason(row.localDate, limits.maxAutoXpPerDay, round2(totals.autoCreditedXp)),
+          DEFAULT_LANGUAGE,
+        ),
       };
     totals.autoCreditedXp = round2(totals.autoCreditedXp + Math.max(row.award.xp, 0));
     return { kind: "accepted" };

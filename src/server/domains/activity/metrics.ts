@@ -6,10 +6,12 @@ import {
   MAX_METRICS_DAYS,
   type MetricsView,
 } from "../../../shared/contracts/activity";
+import type { Language } from "../../../shared/languages";
 import { addDays, datesAfter, daysBetween, localDateOf } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { message, translate } from "../../lib/i18n";
 import { classIdsInGuideReach, studentIdsInReach } from "../rostering/scope";
 import { dailyGoalsFrom, schoolDailyGoals, storedDailyGoals } from "./goals";
 
@@ -17,8 +19,8 @@ import { dailyGoalsFrom, schoolDailyGoals, storedDailyGoals } from "./goals";
 const SCHOOL_TIME_ZONE = "America/New_York";
 const DEFAULT_DAYS = 30;
 
-export const studentForbidden = () => new AppError("forbidden", "You do not have access to this student");
-const classForbidden = () => new AppError("forbidden", "You do not have access to this class");
+export const studentForbidden = () => new AppError("forbidden", message("activity:students.forbidden"));
+const classForbidden = () => new AppError("forbidden", message("activity:classes.forbidden"));
 
 /** The first day of the period a day belongs to; weeks start on Sunday. */
 function bucketOf(view: MetricsView): SQL {
@@ -35,9 +37,9 @@ export function resolveRange(query: Pick<LearningMetricsQuery, "startDate" | "en
       ? maxDate(query.startDate, localDateOf(now, SCHOOL_TIME_ZONE))
       : localDateOf(now, SCHOOL_TIME_ZONE));
   const startDate = query.startDate ?? addDays(endDate, -(DEFAULT_DAYS - 1));
-  if (startDate > endDate) throw new AppError("validation_failed", "startDate must not be after endDate");
+  if (startDate > endDate) throw new AppError("validation_failed", message("activity:range.startAfterEnd"));
   if (daysBetween(startDate, endDate) + 1 > MAX_METRICS_DAYS) {
-    throw new AppError("validation_failed", `Ask for at most ${MAX_METRICS_DAYS} days at a time`);
+    throw new AppError("validation_failed", message("activity:range.tooLong", { days: MAX_METRICS_DAYS }));
   }
   return { startDate, endDate };
 }
@@ -58,6 +60,8 @@ export async function learningMetrics(
   actor: Actor,
   query: LearningMetricsQuery,
   now: Date,
+  /** The language of the groups' names that are not data ("Manual", "Unknown app"). */
+  language: Language,
 ): Promise<LearningMetrics> {
   const { startDate, endDate } = resolveRange(query, now);
   const scope = studentIdsInReach(actor);
@@ -103,6 +107,7 @@ export async function learningMetrics(
         students.map((student) => student.sourcedId),
         startDate,
         endDate,
+        language,
       )
     : [];
 
@@ -141,6 +146,7 @@ async function totals(
   studentIds: string[],
   startDate: string,
   endDate: string,
+  language: Language,
 ): Promise<LearningMetricsRow[]> {
   const byApp = query.groupBy === "app";
   const group = byApp ? sql`m.app_key` : sql`m.subject`;
@@ -167,8 +173,13 @@ async function totals(
   ]);
   if (!result?.figures || !result.students || !result.groups) return [];
   const names = new Map(appNames.map((app) => [app.id, app.name]));
+  const manual = translate(message("activity:metrics.manual"), language);
   const nameOf = (group: string) =>
-    !byApp ? group : group === "manual" ? "Manual" : (names.get(group) ?? "Unknown app");
+    !byApp
+      ? group
+      : group === "manual"
+        ? manual
+        : (names.get(group) ?? translate(message("activity:metrics.unknownApp"), language));
 
   const periodAt = datesAfter(startDate);
   const sums = new Map<string, LearningMetricsRow>();

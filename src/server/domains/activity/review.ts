@@ -1,12 +1,14 @@
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { ActivityFact, HeldEvent, heldEventsQuerySchema } from "../../../shared/contracts/activity";
+import { DEFAULT_LANGUAGE, type Language } from "../../../shared/languages";
 import type { Database } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { canSeeStudent, studentIdsInReach } from "../rostering/scope";
 import { type ChangedSummaries, markHomeSummariesChanged, rewriteHomeSummaries } from "./home-summaries";
-import { upsertDailyTotals } from "./ingest";
+import { heldReasonIn, upsertDailyTotals } from "./ingest";
 import { activityEvents, dailyIngestTotals, heldActivityEvents, learningApps, xpLedger } from "./schema";
 
 /**
@@ -44,10 +46,12 @@ const selectHeld = (db: Database) =>
   db.select(heldEventColumns).from(held).leftJoin(learningApps, eq(learningApps.id, held.appId)).$dynamic();
 type HeldRow = Awaited<ReturnType<typeof selectHeld>>[number];
 
-function toHeldEvent({ fact, ...row }: HeldRow): HeldEvent {
+/** A held event as its reviewer reads it, in their language. */
+function toHeldEvent({ fact, ...row }: HeldRow, language: Language): HeldEvent {
   const figures = fact as ActivityFact;
   return {
     ...row,
+    heldReason: heldReasonIn(row.heldReason, language),
     xp: Number(row.xp),
     occurredAt: new Date(row.occurredAt).toISOString(),
     receivedAt: new Date(row.receivedAt).toISOString(),
@@ -70,6 +74,7 @@ export async function listHeldEvents(
   db: Database,
   actor: Actor,
   query: z.output<typeof heldEventsQuerySchema>,
+  language: Language,
 ) {
   const where = and(
     reviewableBy(actor),
@@ -84,35 +89,40 @@ export async function listHeldEvents(
       .offset(query.offset),
     db.select({ total: sql<number>`count(*)::int` }).from(held).where(where),
   ]);
-  return { data: rows.map(toHeldEvent), total: count?.total ?? 0 };
+  return { data: rows.map((row) => toHeldEvent(row, language)), total: count?.total ?? 0 };
 }
 
 /** One student's held events of a day, for "why this number". */
-export async function heldEventsOfDay(db: Database, studentId: string, day: string): Promise<HeldEvent[]> {
+export async function heldEventsOfDay(
+  db: Database,
+  studentId: string,
+  day: string,
+  language: Language,
+): Promise<HeldEvent[]> {
   const rows = await selectHeld(db)
     .where(and(eq(held.studentSourcedId, studentId), eq(held.localDate, day)))
     .orderBy(held.occurredAt, held.id);
-  return rows.map(toHeldEvent);
+  return rows.map((row) => toHeldEvent(row, language));
 }
 
-async function findHeldEvent(db: Database, heldId: string): Promise<HeldEvent> {
+async function findHeldEvent(db: Database, heldId: string, language: Language): Promise<HeldEvent> {
   const [row] = await selectHeld(db).where(eq(held.id, heldId));
-  if (!row) throw new AppError("not_found", "No held event has this id");
-  return toHeldEvent(row);
+  if (!row) throw new AppError("not_found", message("activity:held.notFound"));
+  return toHeldEvent(row, language);
 }
 
 /** Finds a held event the caller may review; someone else's student is a 403. */
 async function reviewableHeldEvent(db: Database, actor: Actor, heldId: string): Promise<HeldEvent> {
-  const event = await findHeldEvent(db, heldId);
+  const event = await findHeldEvent(db, heldId, DEFAULT_LANGUAGE);
   if (!(await canSeeStudent(db, actor, event.studentId)))
-    throw new AppError("forbidden", "You do not have access to this student");
+    throw new AppError("forbidden", message("activity:students.forbidden"));
   return event;
 }
 
 /** Locks a held event inside a transaction, so two reviewers deciding at once are taken in turn. */
 async function lockHeldEvent(tx: Database, heldId: string) {
   const [row] = await tx.select().from(held).where(eq(held.id, heldId)).for("update");
-  if (!row) throw new AppError("not_found", "No held event has this id");
+  if (!row) throw new AppError("not_found", message("activity:held.notFound"));
   return row;
 }
 
@@ -127,6 +137,7 @@ export async function approveHeldEvent(
   heldId: string,
   note: string | undefined,
   now: Date,
+  language: Language,
 ) {
   await reviewableHeldEvent(db, actor, heldId);
   const reviewer = actor.realUser.sourcedId;
@@ -134,8 +145,7 @@ export async function approveHeldEvent(
     const tx = transaction as unknown as Database;
     const row = await lockHeldEvent(tx, heldId);
     if (row.status === "approved") return { isReplay: true, changed: new Map() as ChangedSummaries };
-    if (row.status === "dismissed")
-      throw new AppError("conflict", "This event was dismissed; it can no longer be approved");
+    if (row.status === "dismissed") throw new AppError("conflict", message("activity:held.alreadyDismissed"));
     const fact = row.fact as ActivityFact;
     const [event] = await tx
       .insert(activityEvents)
@@ -199,7 +209,7 @@ export async function approveHeldEvent(
     return { isReplay: false, changed };
   });
   await rewriteHomeSummaries(db, changed, now);
-  return { event: await findHeldEvent(db, heldId), isReplay };
+  return { event: await findHeldEvent(db, heldId, language), isReplay };
 }
 
 /** Keeps a held event out of the ledger for good, with the reviewer's reason; its seconds no longer count. */
@@ -209,17 +219,14 @@ export async function dismissHeldEvent(
   heldId: string,
   reason: string,
   now: Date,
+  language: Language,
 ) {
   await reviewableHeldEvent(db, actor, heldId);
   const isReplay = await db.transaction(async (transaction) => {
     const tx = transaction as unknown as Database;
     const row = await lockHeldEvent(tx, heldId);
     if (row.status === "dismissed") return true;
-    if (row.status === "approved")
-      throw new AppError(
-        "conflict",
-        "This event was approved and its XP credited; it can no longer be dismissed",
-      );
+    if (row.status === "approved") throw new AppError("conflict", message("activity:held.alreadyApproved"));
     const { activeSeconds } = row.fact as ActivityFact;
     await tx
       .update(dailyIngestTotals)
@@ -241,5 +248,5 @@ export async function dismissHeldEvent(
       .where(eq(held.id, heldId));
     return false;
   });
-  return { event: await findHeldEvent(db, heldId), isReplay };
+  return { event: await findHeldEvent(db, heldId, language), isReplay };
 }

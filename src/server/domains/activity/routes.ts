@@ -19,11 +19,13 @@ import {
   learningAppInputSchema,
 } from "../../../shared/contracts/learning-apps";
 import { daysBetween } from "../../../shared/time-zone";
+import { invalid } from "../../../shared/validation-messages";
 import { currentActor, requireActiveRole } from "../../lib/auth";
 import type { Actor, AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { revalidateEachTime } from "../../lib/revalidate";
-import { readJsonBody, readQuery } from "../../lib/validation";
+import { readJsonBody, readQuery, requestLanguage } from "../../lib/validation";
 import { ingestedEvents } from "../../platform/metrics/metrics";
 import { canSeeStudent, studentIdsInReach } from "../rostering/scope";
 import { authenticateAppKey, createApp, createKey, listApps, listKeys, revokeKey, updateApp } from "./apps";
@@ -34,7 +36,7 @@ import { learningMetrics } from "./metrics";
 import { approveHeldEvent, dismissHeldEvent, listHeldEvents } from "./review";
 import { learningSettings, saveLearningSettings } from "./settings";
 import { schoolSummaries } from "./summaries";
-import { awardManualXp, MAX_HEATMAP_DAYS, xpDay, xpHeatmap, xpHistory } from "./xp";
+import { awardManualXp, MAX_HEATMAP_DAYS, xpDay, xpHeatmap, xpHistory, xpHistoryTotal } from "./xp";
 
 /** Counts what apps posted for /metrics; the seed's own ingestion is not the apps' and is left out. */
 function countIngestedEvents(result: IngestResult): void {
@@ -83,7 +85,7 @@ export function ingestRoutes({ db, auth, env, live }: AppDeps) {
 }
 
 const historyQuerySchema = z.object({
-  studentId: z.string().trim().min(1, "studentId is required"),
+  studentId: z.string().trim().min(1, invalid("studentIdRequired")),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).default(0),
 });
@@ -91,9 +93,9 @@ const historyQuerySchema = z.object({
 const ADMIN = ["administrator"] as const;
 
 const NOT_FOUND_MESSAGES = {
-  appId: "No learning app has this id",
-  keyId: "No API key has this id",
-  heldId: "No held event has this id",
+  appId: message("activity:apps.notFound"),
+  keyId: message("activity:keys.notFound"),
+  heldId: message("activity:held.notFound"),
 };
 
 /** These ids are UUIDs: anything else names nothing, so it is a 404 rather than a database error. */
@@ -106,7 +108,7 @@ function idParam(c: Context, name: keyof typeof NOT_FOUND_MESSAGES): string {
 const REVIEWERS = ["administrator", "teacher"] as const;
 
 export function activityRoutes({ db, readDb, auth, live }: AppDeps) {
-  const forbidden = () => new AppError("forbidden", "You do not have access to this student");
+  const forbidden = () => new AppError("forbidden", message("activity:students.forbidden"));
   const summariesInReach = (actor: Actor) => {
     const reach = studentIdsInReach(actor);
     if (!reach) throw forbidden();
@@ -118,41 +120,41 @@ export function activityRoutes({ db, readDb, auth, live }: AppDeps) {
       // Every signed-in person sees the active apps (students launch them from home).
       .get("/apps", async (c) => c.json({ success: true, data: await listApps(db, { onlyActive: true }) }))
       .get("/admin/apps", async (c) => {
-        requireActiveRole(c, ADMIN, "manage learning apps");
+        requireActiveRole(c, ADMIN, message("activity:actions.manageApps"));
         return c.json({ success: true, data: await listApps(db, { onlyActive: false }) });
       })
       .post("/admin/apps", async (c) => {
-        requireActiveRole(c, ADMIN, "manage learning apps");
+        requireActiveRole(c, ADMIN, message("activity:actions.manageApps"));
         return c.json(
           { success: true, data: await createApp(db, await readJsonBody(c, learningAppInputSchema)) },
           201,
         );
       })
       .patch("/admin/apps/:appId", async (c) => {
-        requireActiveRole(c, ADMIN, "manage learning apps");
+        requireActiveRole(c, ADMIN, message("activity:actions.manageApps"));
         const changes = await readJsonBody(c, learningAppChangesSchema);
         return c.json({ success: true, data: await updateApp(db, idParam(c, "appId"), changes) });
       })
       .get("/admin/apps/:appId/keys", async (c) => {
-        requireActiveRole(c, ADMIN, "manage learning apps");
+        requireActiveRole(c, ADMIN, message("activity:actions.manageApps"));
         return c.json({ success: true, data: await listKeys(db, idParam(c, "appId")) });
       })
       .post("/admin/apps/:appId/keys", async (c) => {
-        requireActiveRole(c, ADMIN, "manage learning apps");
+        requireActiveRole(c, ADMIN, message("activity:actions.manageApps"));
         const { label } = await readJsonBody(c, appKeyInputSchema);
         return c.json({ success: true, data: await createKey(db, idParam(c, "appId"), label) }, 201);
       })
       .delete("/admin/apps/:appId/keys/:keyId", async (c) => {
-        requireActiveRole(c, ADMIN, "manage learning apps");
+        requireActiveRole(c, ADMIN, message("activity:actions.manageApps"));
         await revokeKey(db, idParam(c, "appId"), idParam(c, "keyId"), auth.now());
         return c.json({ success: true });
       })
       .get("/admin/learning-settings", async (c) => {
-        requireActiveRole(c, ADMIN, "see the XP rules and daily goals");
+        requireActiveRole(c, ADMIN, message("activity:actions.seeLearningSettings"));
         return c.json({ success: true, data: await learningSettings(db) });
       })
       .put("/admin/learning-settings", async (c) => {
-        requireActiveRole(c, ADMIN, "change the XP rules and daily goals");
+        requireActiveRole(c, ADMIN, message("activity:actions.changeLearningSettings"));
         const settings = await readJsonBody(c, learningSettingsSchema);
         return c.json({ success: true, data: await saveLearningSettings(db, settings) });
       })
@@ -160,12 +162,12 @@ export function activityRoutes({ db, readDb, auth, live }: AppDeps) {
         const actor = requireActiveRole(
           c,
           ["student", "parent", "guardian", "teacher", "administrator"],
-          "see learning metrics",
+          message("activity:actions.seeLearningMetrics"),
         );
         const query = readQuery(c, learningMetricsQuerySchema);
         return c.json({
           success: true,
-          data: await learningMetrics({ db, readDb }, actor, query, auth.now()),
+          data: await learningMetrics({ db, readDb }, actor, query, auth.now(), requestLanguage(c)),
         });
       })
       .post("/learning-metrics/analytics-xp-heatmap", async (c) => {
@@ -174,7 +176,10 @@ export function activityRoutes({ db, readDb, auth, live }: AppDeps) {
           const actor = currentActor(c);
           const request = await readJsonBody(c, heatmapRequestSchema);
           if (daysBetween(request.startDate, request.endDate) >= MAX_HEATMAP_DAYS) {
-            throw new AppError("validation_failed", `Ask for at most ${MAX_HEATMAP_DAYS} days at a time`);
+            throw new AppError(
+              "validation_failed",
+              message("activity:range.tooLong", { days: MAX_HEATMAP_DAYS }),
+            );
           }
           // Days are the student's own, whatever timezone the viewer is in.
           const data = await xpHeatmap(
@@ -188,11 +193,12 @@ export function activityRoutes({ db, readDb, auth, live }: AppDeps) {
           return c.json({ success: true, data, error: null });
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
-          return c.json({ success: false, data: [], error: error.message, ...error.toBody() }, error.status);
+          const body = error.toBody(requestLanguage(c));
+          return c.json({ success: false, data: [], error: body.message, ...body }, error.status);
         }
       })
       .post("/xp/manual", async (c) => {
-        const actor = requireActiveRole(c, ["administrator", "teacher"], "award XP by hand");
+        const actor = requireActiveRole(c, ["administrator", "teacher"], message("activity:actions.awardXp"));
         const input = await readJsonBody(c, manualXpRequestSchema);
         if (!(await canSeeStudent(db, actor, input.studentId))) throw forbidden();
         const { entry, isReplay } = await awardManualXp(db, actor, input, auth.now());
@@ -200,19 +206,26 @@ export function activityRoutes({ db, readDb, auth, live }: AppDeps) {
         return c.json({ success: true, data: entry, isReplay }, isReplay ? 200 : 201);
       })
       .get("/xp/held", async (c) => {
-        const actor = requireActiveRole(c, REVIEWERS, "review events held for review");
+        const actor = requireActiveRole(c, REVIEWERS, message("activity:actions.reviewHeld"));
         const query = readQuery(c, heldEventsQuerySchema);
-        return c.json({ success: true, ...(await listHeldEvents(db, actor, query)) });
+        return c.json({ success: true, ...(await listHeldEvents(db, actor, query, requestLanguage(c))) });
       })
       .post("/xp/held/:heldId/approve", async (c) => {
-        const actor = requireActiveRole(c, REVIEWERS, "review events held for review");
+        const actor = requireActiveRole(c, REVIEWERS, message("activity:actions.reviewHeld"));
         const { note } = await readJsonBody(c, approveHeldEventSchema);
-        const { event, isReplay } = await approveHeldEvent(db, actor, idParam(c, "heldId"), note, auth.now());
+        const { event, isReplay } = await approveHeldEvent(
+          db,
+          actor,
+          idParam(c, "heldId"),
+          note,
+          auth.now(),
+          requestLanguage(c),
+        );
         if (!isReplay) await live.publish("home-changed", [event.studentId]);
         return c.json({ success: true, data: event, isReplay });
       })
       .post("/xp/held/:heldId/dismiss", async (c) => {
-        const actor = requireActiveRole(c, REVIEWERS, "review events held for review");
+        const actor = requireActiveRole(c, REVIEWERS, message("activity:actions.reviewHeld"));
         const { reason } = await readJsonBody(c, dismissHeldEventSchema);
         const { event, isReplay } = await dismissHeldEvent(
           db,
@@ -220,6 +233,7 @@ export function activityRoutes({ db, readDb, auth, live }: AppDeps) {
           idParam(c, "heldId"),
           reason,
           auth.now(),
+          requestLanguage(c),
         );
         return c.json({ success: true, data: event, isReplay });
       })
@@ -228,34 +242,41 @@ export function activityRoutes({ db, readDb, auth, live }: AppDeps) {
         return c.json({ success: true, data: home });
       })
       .get("/guide/students", revalidateEachTime, async (c) => {
-        const actor = requireActiveRole(c, ["teacher"], "see a Guide's students");
+        const actor = requireActiveRole(c, ["teacher"], message("activity:actions.seeGuideStudents"));
         return c.json({
           success: true,
           data: await summariesInReach(actor),
         });
       })
       .get("/parent/children/summary", revalidateEachTime, async (c) => {
-        const actor = requireActiveRole(c, ["parent", "guardian"], "see children");
+        const actor = requireActiveRole(c, ["parent", "guardian"], message("activity:actions.seeChildren"));
         return c.json({
           success: true,
           data: await summariesInReach(actor),
         });
       })
       .get("/admin/schools/summary", async (c) => {
-        requireActiveRole(c, ADMIN, "see school totals");
+        requireActiveRole(c, ADMIN, message("activity:actions.seeSchoolTotals"));
         return c.json({ success: true, data: await schoolSummaries(db, auth.now()) });
       })
       .get("/xp/history", async (c) => {
         const actor = currentActor(c);
         const page = readQuery(c, historyQuerySchema);
         if (!(await canSeeStudent(db, actor, page.studentId))) throw forbidden();
-        return c.json({ success: true, data: await xpHistory(db, page.studentId, page) });
+        const [data, total] = await Promise.all([
+          xpHistory(db, page.studentId, page),
+          xpHistoryTotal(db, page.studentId),
+        ]);
+        return c.json({ success: true, data, total });
       })
       .get("/xp/day", async (c) => {
         const actor = currentActor(c);
         const query = readQuery(c, xpDayQuerySchema);
         if (!(await canSeeStudent(db, actor, query.studentId))) throw forbidden();
-        return c.json({ success: true, data: await xpDay(db, query.studentId, query.date, auth.now()) });
+        return c.json({
+          success: true,
+          data: await xpDay(db, query.studentId, query.date, auth.now(), requestLanguage(c)),
+        });
       })
   );
 }

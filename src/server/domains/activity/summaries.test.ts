@@ -125,6 +125,14 @@ describe("lists of students", () => {
     expect(maple.students).toBeGreaterThan(70);
     expect(maple.xpToday).toBeGreaterThanOrEqual(160);
     expect(maple.xpThisWeek).toBeGreaterThanOrEqual(maple.xpToday);
+    expect(maple.activeThisWeek).toBeGreaterThanOrEqual(maple.activeToday);
+    expect(maple.activeThisWeek).toBeLessThanOrEqual(maple.students);
+    // The trend's last day is today; the four weeks hold this week and the same days of last week.
+    expect(maple.dailyXp).toHaveLength(28);
+    expect(maple.dailyXp.at(-1)).toBeCloseTo(maple.xpToday, 2);
+    const fourWeeks = maple.dailyXp.reduce((sum: number, xp: number) => sum + xp, 0);
+    expect(fourWeeks).toBeGreaterThanOrEqual(maple.xpThisWeek + maple.xpLastWeekToDate - 0.01);
+    expect(maple.xpLastWeekToDate).toBeGreaterThan(0);
     expect((await get("/api/admin/schools/summary", await t.signIn("guide@dash.demo"))).status).toBe(403);
   });
 });

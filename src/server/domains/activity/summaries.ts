@@ -174,40 +174,78 @@ function sumValues(values: Record<string, number>): number {
 }
 
 /** Per school: its students, and their XP today and this week, each student's days their own. */
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/** Days of XP each school's trend shows, today included. */
+export const SCHOOL_TREND_DAYS = 28;
+
+/**
+ * Per school: students, who learned today and this week, XP today and this week against the same
+ * days of last week (a fair comparison on any weekday), and XP per day over the last four weeks.
+ * Days are each student's own.
+ */
 export async function schoolSummaries(db: Database, now: Date) {
-  const rows = await queryRows<{
-    sourcedId: string;
-    name: string;
-    students: number | string;
-    activeToday: number | string;
-    xpToday: number | string;
-    xpThisWeek: number | string;
-  }>(
-    db,
-    sql`with students as (
-          select u.sourced_id, r.org_sourced_id as school_id, (${now}::timestamptz at time zone u.timezone)::date as today
-          from users u join user_roles r on r.user_sourced_id = u.sourced_id
-          where lower(r.role) = 'student' and u.status = 'active'),
+  const students = sql`students as (
+      select u.sourced_id, r.org_sourced_id as school_id, (${now}::timestamptz at time zone u.timezone)::date as today
+      from users u join user_roles r on r.user_sourced_id = u.sourced_id
+      where lower(r.role) = 'student' and u.status = 'active')`;
+  const [rows, days] = await Promise.all([
+    queryRows<{
+      sourcedId: string;
+      name: string;
+      students: number | string;
+      activeToday: number | string;
+      activeThisWeek: number | string;
+      xpToday: number | string;
+      xpThisWeek: number | string;
+      xpLastWeekToDate: number | string;
+    }>(
+      db,
+      sql`with ${students},
         totals as (
           select s.school_id, s.sourced_id,
             coalesce(sum(m.xp) filter (where m.local_date = s.today), 0) as xp_today,
-            coalesce(sum(m.xp), 0) as xp_week
+            coalesce(sum(m.xp) filter (where m.local_date >= s.today - extract(dow from s.today)::int), 0) as xp_week,
+            coalesce(sum(m.xp) filter (where m.local_date <= s.today - 7), 0) as xp_last_week,
+            coalesce(bool_or(m.xp <> 0 and m.local_date >= s.today - extract(dow from s.today)::int), false) as active_week
           from students s
           left join daily_student_metrics m on m.student_sourced_id = s.sourced_id
-            and m.local_date between s.today - extract(dow from s.today)::int and s.today
+            and m.local_date between s.today - extract(dow from s.today)::int - 7 and s.today
           group by s.school_id, s.sourced_id)
         select o.sourced_id as "sourcedId", o.name, count(t.sourced_id) as students,
           count(t.sourced_id) filter (where t.xp_today <> 0) as "activeToday",
-          coalesce(sum(t.xp_today), 0) as "xpToday", coalesce(sum(t.xp_week), 0) as "xpThisWeek"
+          count(t.sourced_id) filter (where t.active_week) as "activeThisWeek",
+          coalesce(sum(t.xp_today), 0) as "xpToday", coalesce(sum(t.xp_week), 0) as "xpThisWeek",
+          coalesce(sum(t.xp_last_week), 0) as "xpLastWeekToDate"
         from orgs o join totals t on t.school_id = o.sourced_id
         group by o.sourced_id, o.name order by o.name`,
-  );
+    ),
+    queryRows<{ schoolId: string; daysAgo: number | string; xp: number | string }>(
+      db,
+      sql`with ${students}
+        select s.school_id as "schoolId", s.today - m.local_date as "daysAgo", sum(m.xp) as xp
+        from students s
+        join daily_student_metrics m on m.student_sourced_id = s.sourced_id
+          and m.local_date between s.today - ${SCHOOL_TREND_DAYS - 1}::int and s.today
+        group by s.school_id, s.today - m.local_date`,
+    ),
+  ]);
+  const trends = new Map<string, number[]>();
+  for (const day of days) {
+    const trend = trends.get(day.schoolId) ?? Array<number>(SCHOOL_TREND_DAYS).fill(0);
+    const index = SCHOOL_TREND_DAYS - 1 - Number(day.daysAgo);
+    trend[index] = round2((trend[index] ?? 0) + Number(day.xp));
+    trends.set(day.schoolId, trend);
+  }
   return rows.map((row) => ({
     sourcedId: row.sourcedId,
     name: row.name,
     students: Number(row.students),
     activeToday: Number(row.activeToday),
-    xpToday: Math.round(Number(row.xpToday) * 100) / 100,
-    xpThisWeek: Math.round(Number(row.xpThisWeek) * 100) / 100,
+    activeThisWeek: Number(row.activeThisWeek),
+    xpToday: round2(Number(row.xpToday)),
+    xpThisWeek: round2(Number(row.xpThisWeek)),
+    xpLastWeekToDate: round2(Number(row.xpLastWeekToDate)),
+    dailyXp: trends.get(row.sourcedId) ?? Array<number>(SCHOOL_TREND_DAYS).fill(0),
   }));
 }

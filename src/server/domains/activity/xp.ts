@@ -1,10 +1,12 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { manualXpRequestSchema, XpDay } from "../../../shared/contracts/activity";
+import type { Language } from "../../../shared/languages";
 import { addDays, daysBetween, localDateOf } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { users } from "../rostering/schema";
 import { studentVisibleTo } from "../rostering/scope";
 import { type ChangedSummaries, markHomeSummariesChanged, rewriteHomeSummaries } from "./home-summaries";
@@ -19,7 +21,7 @@ export async function studentTimezone(db: Database, studentId: string): Promise<
     .select({ timezone: users.timezone })
     .from(users)
     .where(eq(users.sourcedId, studentId));
-  if (!row) throw new AppError("not_found", "No student has this id");
+  if (!row) throw new AppError("not_found", message("activity:students.notFound"));
   return row.timezone;
 }
 
@@ -110,8 +112,7 @@ export async function awardManualXpAs(db: Database, actorSourcedId: string, inpu
       Number(existing.amount) === input.amount &&
       existing.reason === input.reason &&
       existing.subject === input.subject;
-    if (!existing || !isSame)
-      throw new AppError("conflict", "This idempotency key was already used for a different award");
+    if (!existing || !isSame) throw new AppError("conflict", message("activity:xp.idempotencyKeyReused"));
     return { entry: existing, isReplay: true, changed: new Map() as ChangedSummaries };
   });
   await rewriteHomeSummaries(db, changed, now);
@@ -132,15 +133,40 @@ const ledgerEntryColumns = {
   >`(select given_name || ' ' || family_name from users a where a.sourced_id = ${xpLedger.actorSourcedId})`,
 };
 
-/** A student's XP entries, newest first, with who gave manual ones. */
+/**
+ * A student's XP entries, newest first, with who gave manual ones and, for learning, what the
+ * activity was and how it went (so a child's page can say it in a sentence).
+ */
 export async function xpHistory(db: Database, studentId: string, page: { limit: number; offset: number }) {
+  const e = activityEvents;
   return db
-    .select(ledgerEntryColumns)
+    .select({
+      ...ledgerEntryColumns,
+      activity: {
+        name: e.activityName,
+        totalQuestions: e.totalQuestions,
+        correctQuestions: e.correctQuestions,
+        attempt: e.attempt,
+        activeSeconds: e.activeSeconds,
+        wasteSeconds: e.wasteSeconds,
+        antiPatternSeconds: e.antiPatternSeconds,
+      },
+    })
     .from(xpLedger)
+    .leftJoin(e, eq(e.id, xpLedger.activityEventId))
     .where(eq(xpLedger.studentSourcedId, studentId))
     .orderBy(desc(xpLedger.createdAt), desc(xpLedger.id))
     .limit(page.limit)
     .offset(page.offset);
+}
+
+/** How many XP entries a student has. */
+export async function xpHistoryTotal(db: Database, studentId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<number | string>`count(*)` })
+    .from(xpLedger)
+    .where(eq(xpLedger.studentSourcedId, studentId));
+  return Number(row?.total ?? 0);
 }
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
@@ -149,7 +175,13 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
  * One student's day (their own calendar) for "why this number": every raw event with the XP it
  * earned and the stored explanation, the manual entries, and the totals per subject.
  */
-export async function xpDay(db: Database, studentId: string, date: string | undefined, now: Date) {
+export async function xpDay(
+  db: Database,
+  studentId: string,
+  date: string | undefined,
+  now: Date,
+  language: Language,
+) {
   const [student] = await db
     .select({
       sourcedId: users.sourcedId,
@@ -159,7 +191,7 @@ export async function xpDay(db: Database, studentId: string, date: string | unde
     })
     .from(users)
     .where(eq(users.sourcedId, studentId));
-  if (!student) throw new AppError("not_found", "No student has this id");
+  if (!student) throw new AppError("not_found", message("activity:students.notFound"));
   const today = localDateOf(now, student.timezone);
   const day = date ?? today;
   const e = activityEvents;
@@ -203,7 +235,7 @@ export async function xpDay(db: Database, studentId: string, date: string | unde
       sql`select subject, sum(xp) as xp from daily_student_metrics
           where student_sourced_id = ${studentId} and local_date = ${day} group by subject`,
     ),
-    heldEventsOfDay(db, studentId, day),
+    heldEventsOfDay(db, studentId, day, language),
   ]);
 
   const totals = new Map<string, { subject: string; eventXp: number; manualXp: number; totalXp: number }>();

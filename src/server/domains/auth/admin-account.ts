@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { orgs, userRoles, users } from "../rostering/schema";
 import { hashPassword } from "./password";
 import { assertPasswordAllowed } from "./password-policy";
@@ -23,7 +24,7 @@ export interface NewAdministrator {
 export async function createAdministrator(db: Database, input: NewAdministrator) {
   const email = input.email.trim().toLowerCase();
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
-    throw new AppError("validation_failed", `Not an email address: ${input.email}`);
+    throw new AppError("validation_failed", message("auth:admin.notAnEmail", { email: input.email }));
   assertPasswordAllowed(
     input.password,
     { email, username: email, givenName: input.givenName, familyName: input.familyName },
@@ -36,7 +37,7 @@ export async function createAdministrator(db: Database, input: NewAdministrator)
       .select({ id: users.sourcedId })
       .from(users)
       .where(sql`lower(${users.email}) = ${email}`);
-    if (existing) throw new AppError("conflict", `A user with the email ${email} already exists`);
+    if (existing) throw new AppError("conflict", message("auth:admin.emailTaken", { email }));
 
     let [top] = await tx
       .select({ sourcedId: orgs.sourcedId, name: orgs.name })

@@ -50,6 +50,35 @@ describe("sign-in", () => {
     },
   );
 
+  it("lists the demo accounts for the sign-in page, saying who each one is in the reader's language", async () => {
+    const listed = async (headers: Record<string, string> = {}) =>
+      (await (await t.request("/api/auth/demo-accounts", { headers })).json()) as {
+        accounts: { email: string; name: string; description: string }[];
+        password: string;
+      };
+    const english = await listed();
+    expect(english.password).toBe(DEMO_PASSWORD);
+    expect(english.accounts).toEqual([
+      { email: "admin@dash.demo", name: "Alex Morgan", description: "Administrator (district)" },
+      { email: "guide@dash.demo", name: "Maya Patel", description: "Guide of Ava Johnson" },
+      { email: "student@dash.demo", name: "Ava Johnson", description: "Student, grade 3" },
+      { email: "parent@dash.demo", name: "Sam Johnson", description: "Parent of Ava and Leo" },
+      { email: "guardian@dash.demo", name: "Grace Miller", description: "Guardian of Ava" },
+      { email: "proctor@dash.demo", name: "Pat Rivera", description: "Proctor" },
+      { email: "multi@dash.demo", name: "Jordan Lee", description: "Guide and student" },
+    ]);
+    const spanish = await listed({ "accept-language": "es" });
+    expect(spanish.accounts.map(({ email, description }) => [email, description])).toEqual([
+      ["admin@dash.demo", "Administrador (distrito)"],
+      ["guide@dash.demo", "Guía de Ava Johnson"],
+      ["student@dash.demo", "Estudiante, grado 3"],
+      ["parent@dash.demo", "Padre o madre de Ava y Leo"],
+      ["guardian@dash.demo", "Tutora legal de Ava"],
+      ["proctor@dash.demo", "Supervisor de exámenes"],
+      ["multi@dash.demo", "Guía y estudiante"],
+    ]);
+  });
+
   it("gives each demo account the roles of the demo school", async () => {
     const rolesOf = async (email: string) => {
       const cookie = await t.signIn(email, DEMO_PASSWORD, fromNewAddress());
@@ -169,6 +198,16 @@ describe("sign-in", () => {
       message: "Invalid email or password",
     });
     expect(wrongPassword.headers.get("set-cookie")).toBeNull();
+
+    const spanish = await t.request("/api/auth/login", {
+      json: { email: "nobody@dash.demo", password: "nope" },
+      headers: { ...headers, "accept-language": "es-US,es;q=0.9" },
+    });
+    expect(spanish.status).toBe(401);
+    expect(await spanish.json()).toEqual({
+      code: "invalid_credentials",
+      message: "El correo electrónico o la contraseña no son correctos",
+    });
   });
 
   it("rejects malformed bodies with 400 and a readable message", async () => {
@@ -236,8 +275,18 @@ describe("throttling", () => {
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
     const body = await blocked.json();
     expect(body.code).toBe("too_many_requests");
-    expect(body.message).toMatch(/Try again in \d+ minutes?/);
+    const minutes = Math.ceil(retryAfter / 60);
+    expect(body.message).toBe(
+      `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    );
     expect(body.retryAfterSeconds).toBe(retryAfter);
+    const spanish = await t.request("/api/auth/login", {
+      json: { email, password: DEMO_PASSWORD },
+      headers: { ...fromNewAddress(), "accept-language": "es" },
+    });
+    expect((await spanish.json()).message).toMatch(
+      /^Demasiados intentos fallidos de iniciar sesión\. Vuelva a intentarlo en \d+ minutos?\.$/,
+    );
 
     // Other accounts are not affected, and the block lifts when the window has passed.
     expect(
@@ -433,7 +482,15 @@ describe("the rest of the API", () => {
     const cookie = await t.signIn("admin@dash.demo", DEMO_PASSWORD, fromNewAddress());
     const response = await t.request("/api/does-not-exist", { cookie });
     expect(response.status).toBe(404);
-    expect(await response.json()).toMatchObject({ code: "not_found" });
+    expect(await response.json()).toEqual({
+      code: "not_found",
+      message: "No API route GET /api/does-not-exist",
+    });
+    const spanish = await t.request("/api/does-not-exist", { cookie, headers: { "accept-language": "es" } });
+    expect(await spanish.json()).toEqual({
+      code: "not_found",
+      message: "No hay ninguna ruta de la API GET /api/does-not-exist",
+    });
   });
 
   it("answers 413 for bodies over 1 MB", async () => {

@@ -66,8 +66,13 @@ export function createFailureThrottle(db: Database, options: { windowMs: number;
 
 export type FailureThrottle = ReturnType<typeof createFailureThrottle>;
 
-/** "Try again in N minutes" for a refusal's wait. */
+/** The whole minutes to wait out a refusal: the `minutes` of the messages that say so. */
+export function minutesToWait(retryAfterSeconds: number): number {
+  return Math.ceil(retryAfterSeconds / 60);
+}
+
+/** "Try again in N minutes" for a refusal's wait, in English (for callers that build English sentences). */
 export function retryAfterText(retryAfterSeconds: number): string {
-  const minutes = Math.ceil(retryAfterSeconds / 60);
+  const minutes = minutesToWait(retryAfterSeconds);
   return `Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }

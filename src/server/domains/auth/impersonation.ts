@@ -3,6 +3,7 @@ import type { ImpersonationAuditAction } from "../../../shared/contracts/auth";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { recordSensitiveAccess } from "../privacy/access-log";
 import { findUserProfile, isActiveUser, toAuthUser } from "../rostering/queries";
 import { mayViewAs } from "../rostering/scope";
@@ -25,6 +26,7 @@ export function createImpersonation(db: Database, auth: AuthService, durationMin
         targetSourcedId: input.userId,
         action: "refuse",
         reason: input.reason,
+        // The audit keeps the refusal in English (the message's English), whoever reads it later.
         detail: error.message,
         ipAddress: input.ipAddress,
         createdAt: auth.now(),
@@ -32,18 +34,14 @@ export function createImpersonation(db: Database, auth: AuthService, durationMin
       throw error;
     };
     if (actor.session.impersonation) {
-      return refuse(
-        new AppError("conflict", "You are already viewing Dash as someone else. Stop that first."),
-      );
+      return refuse(new AppError("conflict", message("auth:viewAs.alreadyViewing")));
     }
     const role = actor.activeRole;
     if (role !== "administrator" && role !== "teacher") {
-      return refuse(
-        new AppError("forbidden", "Only administrators and Guides can view Dash as another user"),
-      );
+      return refuse(new AppError("forbidden", message("auth:viewAs.notAllowed")));
     }
     if (input.userId === actor.realUser.sourcedId)
-      return refuse(new AppError("bad_request", "You cannot view Dash as yourself"));
+      return refuse(new AppError("bad_request", message("auth:viewAs.notYourself")));
 
     const target = await findUserProfile(
       db,
@@ -52,11 +50,8 @@ export function createImpersonation(db: Database, auth: AuthService, durationMin
     if (!target) {
       return refuse(
         role === "teacher"
-          ? new AppError(
-              "forbidden",
-              "Guides can only view Dash as their own students and those students' parents and guardians",
-            )
-          : new AppError("not_found", "No active user has this id"),
+          ? new AppError("forbidden", message("auth:viewAs.guideReach"))
+          : new AppError("not_found", message("auth:people.noActiveUser")),
       );
     }
 

@@ -1,12 +1,21 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   checkPassword,
-  PASSWORD_MESSAGES,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
   type PasswordContext,
   passwordLength,
 } from "../../../shared/password-policy";
+import type { AppError } from "../../lib/errors";
+import { translate } from "../../lib/i18n";
 import { generatePassword, generateReadablePassword } from "./password";
-import { assertPasswordAllowed, isCommonPassword, passwordProblems } from "./password-policy";
+import {
+  assertPasswordAllowed,
+  isCommonPassword,
+  PASSWORD_PROBLEM_MESSAGES,
+  passwordProblems,
+} from "./password-policy";
 
 const ada = {
   email: "ada.lovelace@school.example",
@@ -78,16 +87,43 @@ describe("the password policy", () => {
     expect(isCommonPassword("quiet river lamp")).toBe(false);
   });
 
-  it("says what is wrong in plain words, as a 400 naming the field", () => {
-    expect(PASSWORD_MESSAGES.too_short).toBe("Choose a longer password: at least 8 characters");
-    expect(() => assertPasswordAllowed("zq9!", ada)).toThrow(
-      expect.objectContaining({
-        status: 400,
-        message: "Choose a longer password: at least 8 characters",
-        details: { issues: [{ path: "newPassword", message: PASSWORD_MESSAGES.too_short }] },
-      }),
-    );
+  it("says what is wrong in plain words, as a 400 naming the field, in the reader's language", () => {
+    let refusal: AppError | undefined;
+    try {
+      assertPasswordAllowed("zq9!", ada);
+    } catch (error) {
+      refusal = error as AppError;
+    }
+    expect(refusal).toMatchObject({
+      status: 400,
+      message: "Choose a longer password: at least 8 characters",
+    });
+    expect(refusal?.toBody("en")).toEqual({
+      code: "validation_failed",
+      message: "Choose a longer password: at least 8 characters",
+      issues: [{ path: "newPassword", message: "Choose a longer password: at least 8 characters" }],
+    });
+    expect(refusal?.toBody("es")).toEqual({
+      code: "validation_failed",
+      message: "Elija una contraseña más larga: de al menos 8 caracteres",
+      issues: [{ path: "newPassword", message: "Elija una contraseña más larga: de al menos 8 caracteres" }],
+    });
     expect(() => assertPasswordAllowed("quiet river lamp", ada)).not.toThrow();
+  });
+
+  it("tells every broken rule, each in the words the web app shows for it", () => {
+    const web = {
+      en: JSON.parse(readFileSync("src/web/features/auth/locales/en.json", "utf8")).password.problems,
+      es: JSON.parse(readFileSync("src/web/features/auth/locales/es.json", "utf8")).password.problems,
+    };
+    for (const language of ["en", "es"] as const) {
+      for (const [code, message] of Object.entries(PASSWORD_PROBLEM_MESSAGES)) {
+        const shown = web[language][code]
+          .replace("{min}", String(PASSWORD_MIN_LENGTH))
+          .replace("{max}", String(PASSWORD_MAX_LENGTH));
+        expect(translate(message, language)).toBe(shown);
+      }
+    }
   });
 
   it("checks without the list in the browser: everything but commonness", () => {

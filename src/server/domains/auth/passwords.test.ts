@@ -1,12 +1,21 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WRONG_CURRENT_PASSWORD } from "../../../shared/contracts/auth";
-import { PASSWORD_MESSAGES } from "../../../shared/password-policy";
 import { hashSecret } from "../../lib/secrets";
 import { DEMO_PASSWORD, demoId } from "../../seed/demo-accounts";
 import { createTestApp, type TestApp } from "../../test/harness";
-import { INVALID_RESET_LINK } from "./passwords";
 import { passwordResetTokens } from "./schema";
+
+const WRONG_CURRENT_PASSWORD = "That is not your current password";
+const INVALID_RESET_LINK =
+  "This link to choose a password does not work: it was used already, it expired, or a newer link replaced it. Ask an administrator for a new one.";
+const POLICY = {
+  tooShort: "Choose a longer password: at least 8 characters",
+  tooLong: "Choose a shorter password: at most 128 characters",
+  common:
+    "This password is too common: it is among the first ones people try when they guess. Choose another one, for example a few words you will remember.",
+  personal: "Leave your name, email, username and the word “Dash” out of your password",
+};
+const SPANISH = { "accept-language": "es" };
 
 let t: TestApp;
 beforeAll(async () => {
@@ -88,7 +97,7 @@ describe("changing one's own password", () => {
 
   it("refuses a wrong current password with a 400, and counts it like a failed sign-in", async () => {
     const cookie = await t.signIn("guardian@dash.demo", DEMO_PASSWORD, newAddress());
-    for (let attempt = 0; attempt < 3; attempt++) {
+    for (let attempt = 0; attempt < 2; attempt++) {
       const response = await changePassword(cookie, {
         currentPassword: "not-the-password",
         newPassword: "purple elephant marches",
@@ -100,6 +109,18 @@ describe("changing one's own password", () => {
         issues: [{ path: "currentPassword", message: WRONG_CURRENT_PASSWORD }],
       });
     }
+    // In Spanish the words change; the issue's path, which the form goes by, does not.
+    const spanish = await changePassword(
+      cookie,
+      { currentPassword: "not-the-password", newPassword: "purple elephant marches" },
+      { ...newAddress(), ...SPANISH },
+    );
+    expect(spanish.status).toBe(400);
+    expect(await spanish.json()).toMatchObject({
+      code: "validation_failed",
+      message: "Esa no es su contraseña actual",
+      issues: [{ path: "currentPassword", message: "Esa no es su contraseña actual" }],
+    });
     // The account's limit of 3 is reached: even the right password waits, here and at sign-in.
     const paused = await changePassword(cookie, {
       currentPassword: DEMO_PASSWORD,
@@ -115,11 +136,11 @@ describe("changing one's own password", () => {
   });
 
   it.each([
-    ["too short", "kite7", PASSWORD_MESSAGES.too_short],
-    ["too long", "w".repeat(129), PASSWORD_MESSAGES.too_long],
-    ["common", "iloveyou", PASSWORD_MESSAGES.common],
-    ["the person's email", "proctor@dash.demo!", PASSWORD_MESSAGES.personal],
-    ["the person's name", "rivera rivera rivera", PASSWORD_MESSAGES.personal],
+    ["too short", "kite7", POLICY.tooShort],
+    ["too long", "w".repeat(129), POLICY.tooLong],
+    ["common", "iloveyou", POLICY.common],
+    ["the person's email", "proctor@dash.demo!", POLICY.personal],
+    ["the person's name", "rivera rivera rivera", POLICY.personal],
   ])(
     "refuses a new password that is %s, naming the field, and keeps the old one",
     async (_, newPassword, message) => {
@@ -132,6 +153,29 @@ describe("changing one's own password", () => {
       expect(await signInStatus("proctor@dash.demo", DEMO_PASSWORD)).toBe(200);
     },
   );
+
+  it("says what is wrong with a new password in Spanish, with the policy's numbers", async () => {
+    const cookie = await t.signIn("proctor@dash.demo", DEMO_PASSWORD, newAddress());
+    const response = await changePassword(
+      cookie,
+      { currentPassword: DEMO_PASSWORD, newPassword: "w".repeat(129) },
+      { ...newAddress(), ...SPANISH },
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      code: "validation_failed",
+      message: "Elija una contraseña más corta: de 128 caracteres como máximo",
+      issues: [
+        { path: "newPassword", message: "Elija una contraseña más corta: de 128 caracteres como máximo" },
+      ],
+    });
+    const tooShort = await changePassword(
+      cookie,
+      { currentPassword: DEMO_PASSWORD, newPassword: "kite7" },
+      { ...newAddress(), ...SPANISH },
+    );
+    expect((await tooShort.json()).message).toBe("Elija una contraseña más larga: de al menos 8 caracteres");
+  });
 
   it("accepts any printable Unicode, and the same password typed in another normal form signs in", async () => {
     const cookie = await t.signIn("multi@dash.demo", DEMO_PASSWORD, newAddress());
@@ -160,6 +204,14 @@ describe("changing one's own password", () => {
         "You are viewing Dash as Sam Johnson: stop viewing as them to change your own password.",
       );
     }
+    const spanish = await changePassword(
+      admin,
+      { currentPassword: DEMO_PASSWORD, newPassword: "purple elephant marches" },
+      { ...newAddress(), ...SPANISH },
+    );
+    expect((await spanish.json()).message).toBe(
+      "Está viendo Dash como Sam Johnson: deje de verlo como esa persona para cambiar su propia contraseña.",
+    );
     expect(await signInStatus("parent@dash.demo", DEMO_PASSWORD)).toBe(200);
     expect(await signInStatus("admin@dash.demo", DEMO_PASSWORD)).toBe(200);
     await t.request("/api/auth/impersonation", { method: "DELETE", cookie: admin, headers: newAddress() });
@@ -176,6 +228,14 @@ describe("one-time links to choose a password", () => {
       expect(response.status).toBe(403);
       expect((await response.json()).message).toBe(
         "Your role does not allow you to issue links to choose a password",
+      );
+      const spanish = await t.request(`/api/admin/users/${GRACE}/password-reset`, {
+        method: "POST",
+        cookie,
+        headers: { ...newAddress(), ...SPANISH },
+      });
+      expect((await spanish.json()).message).toBe(
+        "Su rol no le permite crear enlaces para elegir una contraseña",
       );
     },
   );
@@ -210,7 +270,7 @@ describe("one-time links to choose a password", () => {
     // A password against the policy is refused and leaves the link usable.
     const weak = await redeemLink(token, "password123");
     expect(weak.status).toBe(400);
-    expect((await weak.json()).message).toBe(PASSWORD_MESSAGES.common);
+    expect((await weak.json()).message).toBe(POLICY.common);
 
     const used = await redeemLink(token, "purple elephant marches");
     expect(used.status).toBe(200);
@@ -242,6 +302,15 @@ describe("one-time links to choose a password", () => {
     const response = await redeemLink("reset_not-a-real-token", "purple elephant marches");
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ code: "bad_request", message: INVALID_RESET_LINK });
+    const spanish = await redeemLink("reset_not-a-real-token", "purple elephant marches", {
+      ...newAddress(),
+      ...SPANISH,
+    });
+    expect(await spanish.json()).toEqual({
+      code: "bad_request",
+      message:
+        "Este enlace para elegir una contraseña no funciona: ya se usó, venció o lo reemplazó un enlace más reciente. Pida uno nuevo a un administrador.",
+    });
   });
 
   it("are replaced by a newer link for the same person", async () => {
@@ -262,6 +331,11 @@ describe("one-time links to choose a password", () => {
     const limited = await redeemLink("reset_guess-10", "purple elephant marches", address);
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBe("900");
+    expect((await limited.json()).message).toBe("Too many tries from this address. Try again in 15 minutes.");
+    const spanish = await redeemLink("reset_guess-11", "purple elephant marches", { ...address, ...SPANISH });
+    expect((await spanish.json()).message).toBe(
+      "Demasiados intentos desde esta dirección. Vuelva a intentarlo en 15 minutos.",
+    );
   });
 
   it("expire after 24 hours", async () => {

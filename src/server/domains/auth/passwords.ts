@@ -1,14 +1,10 @@
 import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
-import {
-  type ChangePassword,
-  type PasswordReset,
-  type PasswordResetLink,
-  WRONG_CURRENT_PASSWORD,
-} from "../../../shared/contracts/auth";
+import type { ChangePassword, PasswordReset, PasswordResetLink } from "../../../shared/contracts/auth";
 import type { PasswordContext } from "../../../shared/password-policy";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { type Message, message } from "../../lib/i18n";
 import type { Logger } from "../../lib/logger";
 import { hashSecret, newSecret } from "../../lib/secrets";
 import { recordRosterChange } from "../rostering/roster-changes";
@@ -21,8 +17,7 @@ import type { AuthService } from "./service";
 export const RESET_LINK_HOURS = 24;
 
 // One message for an unknown, used or expired token: the answer tells a guesser nothing.
-export const INVALID_RESET_LINK =
-  "This link to choose a password does not work: it was used already, it expired, or a newer link replaced it. Ask an administrator for a new one.";
+const INVALID_RESET_LINK = message("auth:password.invalidResetLink");
 
 interface Person extends PasswordContext {
   sourcedId: string;
@@ -40,13 +35,10 @@ async function findPerson(db: Database, userId: string): Promise<Person | undefi
   return person;
 }
 
-/** While viewing as someone, nothing here acts on the viewed person's account. */
-function refuseWhileViewingAs(actor: Actor, action: string): void {
+/** While viewing as someone, nothing here acts on the viewed person's account: `refusal` says so, naming them. */
+function refuseWhileViewingAs(actor: Actor, refusal: (name: string) => Message): void {
   if (actor.session.impersonation)
-    throw new AppError(
-      "forbidden",
-      `You are viewing Dash as ${actor.user.givenName} ${actor.user.familyName}: stop viewing as them to ${action}.`,
-    );
+    throw new AppError("forbidden", refusal(`${actor.user.givenName} ${actor.user.familyName}`));
 }
 
 /**
@@ -56,7 +48,7 @@ function refuseWhileViewingAs(actor: Actor, action: string): void {
 export function createPasswords(db: Database, auth: AuthService, logger: Logger) {
   /** A signed-in person changes their own password; the session they do it from stays. */
   async function changeOwnPassword(actor: Actor, input: ChangePassword, ip: string) {
-    refuseWhileViewingAs(actor, "change your own password");
+    refuseWhileViewingAs(actor, (name) => message("auth:viewingAs.changeOwnPassword", { name }));
     const userId = actor.realUser.sourcedId;
     const isCurrent = await auth.verifyCurrentPassword({
       userSourcedId: userId,
@@ -64,12 +56,14 @@ export function createPasswords(db: Database, auth: AuthService, logger: Logger)
       ip,
     });
     if (!isCurrent) {
-      throw new AppError("validation_failed", WRONG_CURRENT_PASSWORD, {
-        issues: [{ path: "currentPassword", message: WRONG_CURRENT_PASSWORD }],
+      // The web app marks the field the issue names: the path, not the words, which are the reader's.
+      const wrong = message("auth:password.wrongCurrent");
+      throw new AppError("validation_failed", wrong, {
+        issues: [{ path: "currentPassword", message: wrong }],
       });
     }
     const person = await findPerson(db, userId);
-    if (!person) throw new AppError("unauthenticated", "Sign in to continue");
+    if (!person) throw new AppError("unauthenticated", message("common:signIn"));
     assertPasswordAllowed(input.newPassword, person);
     const passwordHash = await hashPassword(input.newPassword);
     const at = auth.now();
@@ -86,7 +80,7 @@ export function createPasswords(db: Database, auth: AuthService, logger: Logger)
         actorSourcedId: userId,
         action: "password.change",
         targetUserSourcedId: userId,
-        summary: `${person.name} changed their password`,
+        summary: message("auth:changes.passwordChanged", { name: person.name }),
         details: { otherSessionsEnded: ended.length },
         createdAt: at,
       });
@@ -102,9 +96,9 @@ export function createPasswords(db: Database, auth: AuthService, logger: Logger)
    * Only the token's hash is stored: the link is answered this once.
    */
   async function issueResetLink(actor: Actor, userId: string): Promise<PasswordResetLink> {
-    refuseWhileViewingAs(actor, "issue a link to choose a password");
+    refuseWhileViewingAs(actor, (name) => message("auth:viewingAs.issueResetLink", { name }));
     const person = await findPerson(db, userId);
-    if (!person) throw new AppError("not_found", "No active person has this id");
+    if (!person) throw new AppError("not_found", message("auth:people.noActivePerson"));
     const token = newSecret("reset", 32);
     const at = auth.now();
     const expiresAt = new Date(at.getTime() + RESET_LINK_HOURS * 3_600_000);
@@ -124,7 +118,7 @@ export function createPasswords(db: Database, auth: AuthService, logger: Logger)
         actorSourcedId: issuer.sourcedId,
         action: "password.reset_link",
         targetUserSourcedId: userId,
-        summary: `Issued ${person.name} a link to choose a new password, valid for ${RESET_LINK_HOURS} hours`,
+        summary: message("auth:changes.resetLinkIssued", { name: person.name, hours: RESET_LINK_HOURS }),
         details: { expiresAt: expiresAt.toISOString() },
         createdAt: at,
       });
@@ -174,7 +168,7 @@ export function createPasswords(db: Database, auth: AuthService, logger: Logger)
         actorSourcedId: person.sourcedId,
         action: "password.reset",
         targetUserSourcedId: person.sourcedId,
-        summary: `${person.name} chose a new password with a link from an administrator`,
+        summary: message("auth:changes.passwordReset", { name: person.name }),
         details: { sessionsEnded: ended.length },
         createdAt: at,
       });

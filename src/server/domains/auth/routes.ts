@@ -21,10 +21,12 @@ import {
 } from "../../lib/auth";
 import type { Actor, AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { type Message, message, translate } from "../../lib/i18n";
 import { createRateLimiter } from "../../lib/rate-limit";
-import { readJsonBody, readParams, readQuery } from "../../lib/validation";
-import { DEMO_PASSWORD } from "../../seed/demo-accounts";
+import { readJsonBody, readParams, readQuery, requestLanguage } from "../../lib/validation";
+import { DEMO_PASSWORD, type DemoEmail } from "../../seed/demo-accounts";
 import { findListedDemoAccounts } from "../../seed/demo-school";
+import { minutesToWait } from "./failure-throttle";
 import { createImpersonation } from "./impersonation";
 import { languageSettingsOf, setPreferredLanguage } from "./language";
 import { createPasswords } from "./passwords";
@@ -56,6 +58,17 @@ const auditQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   offset: z.coerce.number().int().min(0).default(0),
 });
+
+/** Who each demo account is, as the sign-in page lists them. */
+const DEMO_DESCRIPTIONS: Record<DemoEmail, Message> = {
+  "admin@dash.demo": message("auth:demoAccounts.admin"),
+  "guide@dash.demo": message("auth:demoAccounts.guide"),
+  "student@dash.demo": message("auth:demoAccounts.student"),
+  "parent@dash.demo": message("auth:demoAccounts.parent"),
+  "guardian@dash.demo": message("auth:demoAccounts.guardian"),
+  "proctor@dash.demo": message("auth:demoAccounts.proctor"),
+  "multi@dash.demo": message("auth:demoAccounts.multi"),
+};
 
 // Tries of a reset link per address: a person needs one or two, a guesser would need billions.
 const RESET_TRIES_PER_IP = 10;
@@ -106,10 +119,9 @@ export function authRoutes({ db, env, auth, logger }: AppDeps) {
     .post("/password-reset", async (c) => {
       const verdict = await resetTries.hit(clientIp(c, env.TRUST_PROXY), auth.now());
       if (!verdict.allowed) {
-        const minutes = Math.ceil(verdict.retryAfterSeconds / 60);
         throw new AppError(
           "too_many_requests",
-          `Too many tries from this address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+          message("auth:password.tooManyResetTries", { minutes: minutesToWait(verdict.retryAfterSeconds) }),
           { retryAfterSeconds: verdict.retryAfterSeconds },
         );
       }
@@ -127,7 +139,12 @@ export function authRoutes({ db, env, auth, logger }: AppDeps) {
       return c.json({ language: await languageSettingsOf(db, actor.realUser.sourcedId) });
     })
     .get("/demo-accounts", async (c) => {
-      const accounts = await findListedDemoAccounts(db, env);
+      const language = requestLanguage(c);
+      const accounts = (await findListedDemoAccounts(db, env)).map(({ email, name }) => ({
+        email,
+        name,
+        description: translate(DEMO_DESCRIPTIONS[email], language),
+      }));
       return c.json({ accounts, password: accounts.length ? DEMO_PASSWORD : null });
     })
     .post("/impersonation", async (c) => {
@@ -141,7 +158,7 @@ export function authRoutes({ db, env, auth, logger }: AppDeps) {
       return c.json(await meOf(actorOf(session, getCookie(c, ROLE_COOKIE))));
     })
     .get("/impersonation/audit", async (c) => {
-      requireActiveRole(c, ["administrator"], "read the impersonation audit log");
+      requireActiveRole(c, ["administrator"], message("auth:actions.readImpersonationAudit"));
       const page = readQuery(c, auditQuerySchema);
       return c.json({ success: true, ...(await impersonation.listAudit(page)) });
     });
@@ -153,7 +170,7 @@ const userIdParamSchema = z.object({ userId: z.string().trim().min(1).max(255) }
 export function passwordAdminRoutes({ db, auth, logger }: AppDeps) {
   const passwords = createPasswords(db, auth, logger);
   return new Hono<AppEnv>().post("/users/:userId/password-reset", async (c) => {
-    const actor = requireActiveRole(c, ["administrator"], "issue links to choose a password");
+    const actor = requireActiveRole(c, ["administrator"], message("auth:actions.issueResetLinks"));
     const { userId } = readParams(c, userIdParamSchema);
     return c.json(await passwords.issueResetLink(actor, userId), 201);
   });

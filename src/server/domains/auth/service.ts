@@ -4,6 +4,7 @@ import type { AuthUser, ImpersonationViewerRole } from "../../../shared/contract
 import { type Database, queryRows } from "../../db/client";
 import type { Env } from "../../env";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { createWorkQueue } from "../../lib/work-queue";
 import type { BusPayload, EventBus } from "../../platform/events/bus";
 import {
@@ -14,7 +15,7 @@ import {
   userProfileColumns,
 } from "../rostering/queries";
 import { mayViewAs } from "../rostering/scope";
-import { createFailureThrottle, retryAfterText } from "./failure-throttle";
+import { createFailureThrottle, minutesToWait } from "./failure-throttle";
 import { decoyPasswordHash, verifyPassword } from "./password";
 import { impersonationAudit, loginFailures, sessions } from "./schema";
 
@@ -74,8 +75,6 @@ const TOUCH_INTERVAL_MS = MINUTE;
 const CONCURRENT_PASSWORD_CHECKS = 2;
 const WAITING_PASSWORD_CHECKS = 32;
 
-export const INVALID_CREDENTIALS = "Invalid email or password";
-
 /** The bus channel on which every process hears which signed-in sessions changed. */
 export const SESSION_CHANGES_CHANNEL = "auth.sessions";
 /** One session (by its token's hash), every session of one user (or viewing them), or all. */
@@ -113,7 +112,7 @@ export function createAuthService(
   const hashing = createWorkQueue({
     concurrency: CONCURRENT_PASSWORD_CHECKS,
     maxWaiting: WAITING_PASSWORD_CHECKS,
-    busyMessage: "Dash is busy signing people in. Try again in a moment.",
+    busyMessage: message("auth:signIn.busy"),
   });
 
   /** Counts an attempt for an account and an address before its password is checked; 429 while paused. */
@@ -125,7 +124,7 @@ export function createAuthService(
     if (!reservation.allowed) {
       throw new AppError(
         "too_many_requests",
-        `Too many failed sign-in attempts. ${retryAfterText(reservation.retryAfterSeconds)}`,
+        message("auth:signIn.tooManyFailures", { minutes: minutesToWait(reservation.retryAfterSeconds) }),
         { retryAfterSeconds: reservation.retryAfterSeconds },
       );
     }
@@ -184,7 +183,8 @@ export function createAuthService(
       account = accounts.length === 1 ? accounts[0] : undefined;
       return account?.passwordHash;
     });
-    if (!isValid || !account) throw new AppError("invalid_credentials", INVALID_CREDENTIALS);
+    if (!isValid || !account)
+      throw new AppError("invalid_credentials", message("auth:signIn.invalidCredentials"));
 
     const token = randomBytes(32).toString("base64url");
     const tokenHash = hashToken(token);

@@ -8,6 +8,7 @@ import {
 } from "../../../shared/contracts/api-clients";
 import { type Database, queryRows } from "../../db/client";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { hashSecret, newSecret } from "../../lib/secrets";
 import { containsPattern, type FilterFields, filterToSql } from "../rostering/filter";
 import { apiClients, oauthAccessTokens } from "./schema";
@@ -117,7 +118,7 @@ async function findApiClient(db: Database, id: string): Promise<ApiClient> {
     sql`select ${clientColumns} from api_clients c left join users u on u.sourced_id = c.created_by
         where c.id = ${id}`,
   );
-  if (!row) throw new AppError("not_found", "No API client has this id");
+  if (!row) throw new AppError("not_found", message("oauth:clients.notFound"));
   return toApiClient(row);
 }
 
@@ -154,7 +155,7 @@ export async function revokeApiClient(db: Database, id: string, now: Date): Prom
       .set({ revokedAt: now })
       .where(and(eq(apiClients.id, id), isNull(apiClients.revokedAt)))
       .returning({ id: apiClients.id });
-    if (!revoked) throw new AppError("not_found", "No active API client has this id");
+    if (!revoked) throw new AppError("not_found", message("oauth:clients.noActiveClient"));
     await tx.delete(oauthAccessTokens).where(eq(oauthAccessTokens.apiClientId, id));
     return findApiClient(tx as unknown as Database, id);
   });

@@ -315,11 +315,40 @@ describe("/api/admin/api-clients", () => {
     );
   });
 
-  it("answers 404 to an unknown or malformed client id", async () => {
+  it("answers 404 to an unknown or malformed client id, in the reader's language", async () => {
     for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid"]) {
       const response = await t.request(`/api/admin/api-clients/${id}`, { method: "DELETE", cookie: admin });
       expect(response.status).toBe(404);
+      expect((await response.json()).message).toBe(
+        id === "not-a-uuid" ? "No API client has this id" : "No active API client has this id",
+      );
+      const inSpanish = await t.request(`/api/admin/api-clients/${id}`, {
+        method: "DELETE",
+        cookie: admin,
+        headers: { "accept-language": "es" },
+      });
+      expect(inSpanish.status).toBe(404);
+      expect(await inSpanish.json()).toMatchObject({
+        code: "not_found",
+        message:
+          id === "not-a-uuid"
+            ? "No hay ningún cliente de API con este id"
+            : "No hay ningún cliente de API activo con este id",
+      });
     }
+  });
+
+  it("keeps the token endpoint's RFC 6749 errors, with their English descriptions, whatever the language", async () => {
+    const response = await tokenRequest(
+      t,
+      { ...grant, client_id: "dash-nobody", client_secret: "wrong" },
+      { "accept-language": "es" },
+    );
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({
+      error: "invalid_client",
+      error_description: "Unknown client, wrong secret or revoked client",
+    });
   });
 
   it.each([
@@ -334,6 +363,21 @@ describe("/api/admin/api-clients", () => {
 
   it("answers 401 without a session", async () => {
     expect((await t.request("/api/admin/api-clients")).status).toBe(401);
+  });
+
+  it("tells other roles why, in the reader's language", async () => {
+    const cookie = await t.signIn("guide@dash.demo");
+    const english = await t.request("/api/admin/api-clients", { cookie });
+    expect((await english.json()).message).toBe("Your role does not allow you to manage API clients");
+    const spanish = await t.request("/api/admin/api-clients", {
+      cookie,
+      headers: { "accept-language": "es" },
+    });
+    expect(spanish.status).toBe(403);
+    expect(await spanish.json()).toMatchObject({
+      code: "forbidden",
+      message: "Su rol no le permite administrar los clientes de API",
+    });
   });
 
   it.each(["guide@dash.demo", "student@dash.demo", "parent@dash.demo", "proctor@dash.demo"])(

@@ -5,6 +5,7 @@ import { apiClientListQuerySchema, createApiClientSchema } from "../../../shared
 import { clientIp, requireActiveRole } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { assertStorableText, readJsonBody, readQuery } from "../../lib/validation";
 import { createFailureThrottle, retryAfterText } from "../auth/failure-throttle";
 import { createApiClient, issueAccessToken, listApiClients, OAuthError, revokeApiClient } from "./clients";
@@ -142,21 +143,21 @@ const clientIdParam = z.uuid();
 export function apiClientRoutes({ db, auth }: AppDeps) {
   return new Hono<AppEnv>()
     .get("/", async (c) => {
-      requireActiveRole(c, ADMIN, "manage API clients");
+      requireActiveRole(c, ADMIN, message("oauth:actions.manageClients"));
       // A filter that cannot be read is a FilterError: a 400 with its message.
       const query = readQuery(c, apiClientListQuerySchema);
       return c.json({ success: true, ...(await listApiClients(db, query)), error: null });
     })
     .post("/", async (c) => {
-      const actor = requireActiveRole(c, ADMIN, "manage API clients");
+      const actor = requireActiveRole(c, ADMIN, message("oauth:actions.manageClients"));
       const input = await readJsonBody(c, createApiClientSchema);
       const created = await createApiClient(db, { ...input, createdBy: actor.realUser.sourcedId });
       return c.json({ success: true, data: created }, 201);
     })
     .delete("/:id", async (c) => {
-      requireActiveRole(c, ADMIN, "manage API clients");
+      requireActiveRole(c, ADMIN, message("oauth:actions.manageClients"));
       const id = clientIdParam.safeParse(c.req.param("id"));
-      if (!id.success) throw new AppError("not_found", "No API client has this id");
+      if (!id.success) throw new AppError("not_found", message("oauth:clients.notFound"));
       return c.json({ success: true, data: await revokeApiClient(db, id.data, auth.now()) });
     });
 }

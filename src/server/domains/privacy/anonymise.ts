@@ -3,6 +3,7 @@ import type { AnonymiseRequest, AnonymiseResponse } from "../../../shared/contra
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { recordSensitiveAccess } from "./access-log";
 import { studentAnonymisations } from "./schema";
 
@@ -89,8 +90,9 @@ const scrubLogs: AnonymiseStep = async (context) => {
   await run(
     context,
     sql`update roster_changes set summary = ${replaceIn("summary")},
-          details = (${replaceIn("details::text")})::jsonb
-        where target_user_sourced_id = ${studentId} or ${matchesAny("summary || coalesce(details::text, '')", personalValues)}`,
+          details = (${replaceIn("details::text")})::jsonb,
+          summary_message = (${replaceIn("summary_message::text")})::jsonb
+        where target_user_sourced_id = ${studentId} or ${matchesAny("summary || coalesce(details::text, '') || coalesce(summary_message::text, '')", personalValues)}`,
   );
   await run(
     context,
@@ -179,7 +181,7 @@ export async function anonymiseStudent(
   at: Date,
 ): Promise<AnonymiseResponse["data"]> {
   if (studentId === actor.realUser.sourcedId || studentId === actor.user.sourcedId)
-    throw new AppError("bad_request", "You cannot anonymise yourself");
+    throw new AppError("bad_request", message("privacy:anonymise.notYourself"));
 
   return db.transaction(async (transaction) => {
     const tx = transaction as unknown as Database;
@@ -195,17 +197,14 @@ export async function anonymiseStudent(
           where u.sourced_id = ${studentId}
           for update of u`,
     );
-    if (!student) throw new AppError("not_found", "No student has this id");
-    if (!student.isStudent) throw new AppError("bad_request", "Only students can be anonymised here");
+    if (!student) throw new AppError("not_found", message("privacy:students.notFound"));
+    if (!student.isStudent) throw new AppError("bad_request", message("privacy:anonymise.onlyStudents"));
     const confirmation = normalised(input.confirm);
     if (
       confirmation !== normalised(`${student.givenName} ${student.familyName}`) &&
       confirmation !== normalised(student.sourcedId)
     ) {
-      throw new AppError(
-        "bad_request",
-        "The confirmation does not match: type the student's full name or id exactly as shown",
-      );
+      throw new AppError("bad_request", message("privacy:anonymise.confirmationMismatch"));
     }
     if (student.anonymisedAt && student.number !== null) {
       return {

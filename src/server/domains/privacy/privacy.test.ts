@@ -94,6 +94,14 @@ describe("exporting a student's data", () => {
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ code: "not_found", message: "No student has this id" });
     expect((await adminExport(ids.guide as string)).status).toBe(404);
+    const spanish = await t.request("/api/admin/privacy/students/no-such-student/export", {
+      cookie: admin,
+      headers: { "accept-language": "es" },
+    });
+    expect(await spanish.json()).toEqual({
+      code: "not_found",
+      message: "No hay ningún estudiante con este id",
+    });
   });
 
   it("gives an administrator every file, with the student's records and nothing of their session keys", async () => {
@@ -171,6 +179,22 @@ describe("a parent or guardian downloading their child's data", () => {
     expect(await other.json()).toEqual({
       code: "forbidden",
       message: "You can download the data of your own children only",
+    });
+    const spanish = await t.request(`/api/privacy/children/${ids.otherStudent}/export`, {
+      cookie: parent,
+      headers: { "accept-language": "es" },
+    });
+    expect(await spanish.json()).toEqual({
+      code: "forbidden",
+      message: "Solo puede descargar los datos de sus propios hijos",
+    });
+    const guide = await t.request(`/api/privacy/children/${ids.student}/export`, {
+      cookie: await t.signIn("guide@dash.demo"),
+      headers: { "accept-language": "es" },
+    });
+    expect(await guide.json()).toEqual({
+      code: "forbidden",
+      message: "Su rol no le permite descargar los datos de un hijo o hija",
     });
     expect((await familyExport("no-such-child", parent)).status).toBe(403);
     for (const email of ["guide@dash.demo", "student@dash.demo", "admin@dash.demo"]) {

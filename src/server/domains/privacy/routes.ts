@@ -12,6 +12,7 @@ import type { Database } from "../../db/client";
 import { requireActiveRole } from "../../lib/auth";
 import type { Actor, AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { readJsonBody, readParams, readQuery } from "../../lib/validation";
 import { listSensitiveAccess, recordSensitiveAccess } from "./access-log";
 import { anonymiseStudent } from "./anonymise";
@@ -44,13 +45,14 @@ async function sendExport(c: Context<AppEnv>, db: Database, actor: Actor, studen
 export function privacyAdminRoutes({ db, auth }: AppDeps) {
   return new Hono<AppEnv>()
     .get("/students/:studentId/export", async (c) => {
-      const actor = requireActiveRole(c, ADMIN, "export a student's data");
+      const actor = requireActiveRole(c, ADMIN, message("privacy:actions.exportStudent"));
       const { studentId } = readParams(c, studentParamSchema);
-      if (!(await studentExists(db, studentId))) throw new AppError("not_found", "No student has this id");
+      if (!(await studentExists(db, studentId)))
+        throw new AppError("not_found", message("privacy:students.notFound"));
       return sendExport(c, db, actor, studentId, auth.now());
     })
     .post("/students/:studentId/anonymise", async (c) => {
-      const actor = requireActiveRole(c, ADMIN, "anonymise a student");
+      const actor = requireActiveRole(c, ADMIN, message("privacy:actions.anonymiseStudent"));
       const { studentId } = readParams(c, studentParamSchema);
       const input = await readJsonBody(c, anonymiseRequestSchema);
       const data = await anonymiseStudent(db, actor, studentId, input, auth.now());
@@ -58,17 +60,17 @@ export function privacyAdminRoutes({ db, auth }: AppDeps) {
       return c.json({ success: true as const, data });
     })
     .get("/access-log", async (c) => {
-      requireActiveRole(c, ADMIN, "read the sensitive-access log");
+      requireActiveRole(c, ADMIN, message("privacy:actions.readAccessLog"));
       const query = readQuery(c, accessLogQuerySchema);
       return c.json({ success: true as const, ...(await listSensitiveAccess(db, query)), error: null });
     })
     .get("/retention", async (c) => {
-      requireActiveRole(c, ADMIN, "see the retention settings");
+      requireActiveRole(c, ADMIN, message("privacy:actions.seeRetention"));
       const [settings, lastRun] = await Promise.all([retentionSettings(db), lastRetentionRun(db)]);
       return c.json({ success: true as const, data: { settings, lastRun } });
     })
     .put("/retention", async (c) => {
-      requireActiveRole(c, ADMIN, "change the retention settings");
+      requireActiveRole(c, ADMIN, message("privacy:actions.changeRetention"));
       const settings = await saveRetentionSettings(db, await readJsonBody(c, retentionSettingsSchema));
       return c.json({ success: true as const, data: { settings, lastRun: await lastRetentionRun(db) } });
     });
@@ -77,12 +79,11 @@ export function privacyAdminRoutes({ db, auth }: AppDeps) {
 /** `/api/privacy/…`: what families may ask for themselves. */
 export function privacyFamilyRoutes({ db, auth }: AppDeps) {
   return new Hono<AppEnv>().get("/children/:childId/export", async (c) => {
-    const actor = requireActiveRole(c, FAMILY, "download a child's data");
-    if (actor.session.impersonation)
-      throw new AppError("forbidden", "Stop viewing Dash as someone else to download a child's data");
+    const actor = requireActiveRole(c, FAMILY, message("privacy:actions.downloadChild"));
+    if (actor.session.impersonation) throw new AppError("forbidden", message("privacy:export.stopViewingAs"));
     const { childId } = readParams(c, childParamSchema);
     if (!(await childOfAgent(db, actor.user.sourcedId, childId)))
-      throw new AppError("forbidden", "You can download the data of your own children only");
+      throw new AppError("forbidden", message("privacy:export.ownChildrenOnly"));
     return sendExport(c, db, actor, childId, auth.now());
   });
 }

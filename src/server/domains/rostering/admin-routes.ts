@@ -21,7 +21,8 @@ import {
 import { requireActiveRole } from "../../lib/auth";
 import type { Actor, AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
-import { readJsonBody, readParams, readQuery } from "../../lib/validation";
+import { message } from "../../lib/i18n";
+import { readJsonBody, readParams, readQuery, requestLanguage } from "../../lib/validation";
 import { findGuardians, onboardingClasses, onboardingSchools, onboardStudent } from "./onboarding";
 import { createOrgNumbers } from "./org-numbers";
 import {
@@ -53,9 +54,9 @@ const ADMIN = ["administrator"] as const;
 
 /** Onboarding creates accounts and links families: never while viewing Dash as someone else. */
 function onboarder(c: Context<AppEnv>): Actor {
-  const actor = requireActiveRole(c, STAFF, "onboard students");
+  const actor = requireActiveRole(c, STAFF, message("rostering:actions.onboardStudents"));
   if (actor.session.impersonation)
-    throw new AppError("forbidden", "Stop viewing Dash as someone else to onboard a student");
+    throw new AppError("forbidden", message("rostering:onboarding.stopViewingAs"));
   return actor;
 }
 
@@ -76,7 +77,7 @@ export function rosterAdminRoutes({ db, auth, bus }: AppDeps) {
     new Hono<AppEnv>()
       // ------------------------------------------------------------ organisations
       .get("/orgs", async (c) => {
-        const actor = requireActiveRole(c, STAFF, "see organizations");
+        const actor = requireActiveRole(c, STAFF, message("rostering:actions.seeOrganizations"));
         const query = readQuery(c, orgListQuerySchema);
         return c.json({
           ...list(await findOrgs(db, numbers, actor, query)),
@@ -84,18 +85,18 @@ export function rosterAdminRoutes({ db, auth, bus }: AppDeps) {
         });
       })
       .post("/orgs", async (c) => {
-        const actor = requireActiveRole(c, ADMIN, "add schools");
+        const actor = requireActiveRole(c, ADMIN, message("rostering:actions.addSchools"));
         const input = await readJsonBody(c, createSchoolSchema);
         const org = await createSchool(db, numbers, actor, input, auth.now());
         return c.json({ success: true, data: org }, 201);
       })
       .get("/orgs/:orgId", async (c) => {
-        const actor = requireActiveRole(c, STAFF, "see organizations");
+        const actor = requireActiveRole(c, STAFF, message("rostering:actions.seeOrganizations"));
         const data = await getOrgDetail(db, numbers, actor, c.req.param("orgId"));
         return c.json({ success: true, data, canEdit: actor.activeRole === "administrator" });
       })
       .patch("/orgs/:orgId", async (c) => {
-        const actor = requireActiveRole(c, ADMIN, "edit organizations");
+        const actor = requireActiveRole(c, ADMIN, message("rostering:actions.editOrganizations"));
         const input = await readJsonBody(c, updateOrgSchema);
         const org = await updateOrg(db, numbers, actor, c.req.param("orgId"), input, auth.now());
         // Organisation names are part of every signed-in profile.
@@ -103,35 +104,35 @@ export function rosterAdminRoutes({ db, auth, bus }: AppDeps) {
         return c.json({ success: true, data: org });
       })
       .get("/orgs/:orgId/tree", async (c) => {
-        const actor = requireActiveRole(c, STAFF, "see organizations");
+        const actor = requireActiveRole(c, STAFF, message("rostering:actions.seeOrganizations"));
         return c.json({ success: true, data: await getOrgTree(db, numbers, actor, c.req.param("orgId")) });
       })
       .get("/orgs/:orgId/summary", async (c) => {
-        const actor = requireActiveRole(c, STAFF, "see organizations");
+        const actor = requireActiveRole(c, STAFF, message("rostering:actions.seeOrganizations"));
         return c.json({ success: true, data: await getOrgSummary(db, numbers, actor, c.req.param("orgId")) });
       })
       .get("/orgs/:orgId/classes", async (c) => {
-        const actor = requireActiveRole(c, STAFF, "see organizations");
+        const actor = requireActiveRole(c, STAFF, message("rostering:actions.seeOrganizations"));
         const query = readQuery(c, orgClassesQuerySchema);
         return c.json(list(await findOrgClasses(db, actor, c.req.param("orgId"), query)));
       })
       .get("/orgs/:orgId/people", async (c) => {
-        const actor = requireActiveRole(c, STAFF, "see organizations");
+        const actor = requireActiveRole(c, STAFF, message("rostering:actions.seeOrganizations"));
         const query = readQuery(c, orgPeopleQuerySchema);
         return c.json(list(await findOrgPeople(db, actor, c.req.param("orgId"), query)));
       })
 
       // ------------------------------------------------------------ people and roles
       .get("/users", async (c) => {
-        requireActiveRole(c, ADMIN, "manage roles");
+        requireActiveRole(c, ADMIN, message("rostering:actions.manageRoles"));
         return c.json(list(await findManagedUsers(db, readQuery(c, userListQuerySchema))));
       })
       .get("/users/:userId", async (c) => {
-        requireActiveRole(c, ADMIN, "manage roles");
+        requireActiveRole(c, ADMIN, message("rostering:actions.manageRoles"));
         return c.json({ success: true, data: await getManagedUser(db, c.req.param("userId")) });
       })
       .post("/users/:userId/roles", async (c) => {
-        const actor = requireActiveRole(c, ADMIN, "change roles");
+        const actor = requireActiveRole(c, ADMIN, message("rostering:actions.changeRoles"));
         const input = await readJsonBody(c, addRoleSchema);
         const userId = c.req.param("userId");
         const user = await addRole(db, actor, userId, input, auth.now());
@@ -140,7 +141,7 @@ export function rosterAdminRoutes({ db, auth, bus }: AppDeps) {
         return c.json({ success: true, data: user }, 201);
       })
       .delete("/users/:userId/roles", async (c) => {
-        const actor = requireActiveRole(c, ADMIN, "change roles");
+        const actor = requireActiveRole(c, ADMIN, message("rostering:actions.changeRoles"));
         const input = readQuery(c, roleAtOrgSchema);
         const userId = c.req.param("userId");
         const user = await removeRole(db, actor, userId, input, auth.now());
@@ -149,7 +150,7 @@ export function rosterAdminRoutes({ db, auth, bus }: AppDeps) {
         return c.json({ success: true, data: user });
       })
       .put("/users/:userId/primary-role", async (c) => {
-        const actor = requireActiveRole(c, ADMIN, "change roles");
+        const actor = requireActiveRole(c, ADMIN, message("rostering:actions.changeRoles"));
         const input = await readJsonBody(c, roleAtOrgSchema);
         const userId = c.req.param("userId");
         const user = await makeRolePrimary(db, actor, userId, input, auth.now());
@@ -159,17 +160,17 @@ export function rosterAdminRoutes({ db, auth, bus }: AppDeps) {
 
       // ------------------------------------------------------------ parents and guardians
       .get("/users/:userId/relationships", async (c) => {
-        requireActiveRole(c, ADMIN, "manage parent and guardian links");
+        requireActiveRole(c, ADMIN, message("rostering:actions.manageLinks"));
         return c.json({ success: true, data: await getRelationships(db, c.req.param("userId")) });
       })
       .post("/relationships", async (c) => {
-        const actor = requireActiveRole(c, ADMIN, "manage parent and guardian links");
+        const actor = requireActiveRole(c, ADMIN, message("rostering:actions.manageLinks"));
         const input = await readJsonBody(c, relationshipSchema);
         await linkAgent(db, actor, input, auth.now());
         return c.json({ success: true, data: await getRelationships(db, input.studentSourcedId) }, 201);
       })
       .delete("/relationships", async (c) => {
-        const actor = requireActiveRole(c, ADMIN, "manage parent and guardian links");
+        const actor = requireActiveRole(c, ADMIN, message("rostering:actions.manageLinks"));
         const input = readQuery(c, relationshipSchema);
         await unlinkAgent(db, actor, input, auth.now());
         // Whoever viewed Dash as that parent through the link loses it at the next request.
@@ -178,11 +179,11 @@ export function rosterAdminRoutes({ db, auth, bus }: AppDeps) {
       })
 
       .get("/guardian-link-requests", async (c) => {
-        requireActiveRole(c, ADMIN, "decide parent and guardian links");
+        requireActiveRole(c, ADMIN, message("rostering:actions.decideLinks"));
         return c.json({ success: true, data: await listGuardianLinkRequests(db) });
       })
       .post("/guardian-link-requests/:requestId", async (c) => {
-        const actor = requireActiveRole(c, ADMIN, "decide parent and guardian links");
+        const actor = requireActiveRole(c, ADMIN, message("rostering:actions.decideLinks"));
         const { requestId } = readParams(c, guardianLinkRequestParamsSchema);
         const { decision } = await readJsonBody(c, guardianLinkDecisionSchema);
         await decideGuardianLinkRequest(db, actor, requestId, decision, auth.now());
@@ -191,8 +192,9 @@ export function rosterAdminRoutes({ db, auth, bus }: AppDeps) {
 
       // ------------------------------------------------------------ the log
       .get("/roster-changes", async (c) => {
-        requireActiveRole(c, ADMIN, "read the log of roster changes");
-        return c.json(list(await listRosterChanges(db, readQuery(c, rosterChangesQuerySchema))));
+        requireActiveRole(c, ADMIN, message("rostering:actions.readChanges"));
+        const page = readQuery(c, rosterChangesQuerySchema);
+        return c.json(list(await listRosterChanges(db, page, requestLanguage(c))));
       })
 
       // ------------------------------------------------------------ onboarding

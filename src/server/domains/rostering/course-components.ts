@@ -9,6 +9,7 @@ import {
 } from "../../../shared/contracts/courses";
 import { type Database, queryRows } from "../../db/client";
 import { AppError } from "../../lib/errors";
+import { type Message, message } from "../../lib/i18n";
 import { invalidFields } from "../../lib/validation";
 import { containsPattern, type FilterFields, filterToSql } from "./filter";
 import { direction, isoInstant, type ListPage, pageOf } from "./list";
@@ -66,7 +67,7 @@ async function getComponent(db: Database, courseId: string, componentId: string)
     sql`select ${componentColumns} from course_components m
       where m.sourced_id = ${componentId} and m.course_sourced_id = ${courseId} and m.status = 'active'`,
   );
-  if (!component) throw new AppError("not_found", "This course has no such component");
+  if (!component) throw new AppError("not_found", message("rostering:components.notFound"));
   return component;
 }
 
@@ -75,7 +76,7 @@ export async function requireCourse(db: Database, courseId: string): Promise<voi
     db,
     sql`select exists (select 1 from courses where sourced_id = ${courseId}) as found`,
   );
-  if (!row?.found) throw new AppError("not_found", "No course has this id");
+  if (!row?.found) throw new AppError("not_found", message("rostering:courses.notFound"));
 }
 
 /**
@@ -100,9 +101,9 @@ async function checkParent(
           and course_sourced_id = ${courseId} and status = 'active') as "inCourse",
         exists (select 1 from ancestors where id = ${componentId}) as "makesCycle"`,
   );
-  const fail = (message: string) => invalidFields([{ path: "parentComponentSourcedId", message }]);
-  if (!row?.inCourse) throw fail("The parent must be an active component of the same course");
-  if (row.makesCycle) throw fail("A component cannot be placed inside itself");
+  const fail = (problem: Message) => invalidFields([{ path: "parentComponentSourcedId", message: problem }]);
+  if (!row?.inCourse) throw fail(message("rostering:components.parentNotInCourse"));
+  if (row.makesCycle) throw fail(message("rostering:components.insideItself"));
 }
 
 export async function createComponent(
@@ -161,8 +162,7 @@ export async function removeComponent(
     sql`select count(*)::int as parts from course_components
       where parent_component_sourced_id = ${componentId} and status = 'active'`,
   );
-  if (row && row.parts > 0)
-    throw new AppError("conflict", "This component still has parts: remove or move them first");
+  if (row && row.parts > 0) throw new AppError("conflict", message("rostering:components.stillHasParts"));
   await db.execute(
     sql`update course_components set status = 'tobedeleted', date_last_modified = ${now.toISOString()}
       where sourced_id = ${componentId}`,
@@ -192,7 +192,10 @@ export async function reorderComponents(
       const known = new Set(found.map((row) => row.sourcedId));
       const unknown = componentIds.filter((id) => !known.has(id));
       throw invalidFields([
-        { path: "componentIds", message: `Not active components of this course: ${unknown.join(", ")}` },
+        {
+          path: "componentIds",
+          message: message("rostering:components.notInCourse", { ids: unknown.join(", ") }),
+        },
       ]);
     }
     const positions = componentIds.map((id, index) => sql`(${id}::text, ${index + 1}::int)`);

@@ -13,6 +13,7 @@ import {
 } from "../../../shared/contracts/courses";
 import { currentActor, requireActiveRole } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
+import { message } from "../../lib/i18n";
 import { readJsonBody, readQuery } from "../../lib/validation";
 import {
   createComponent,
@@ -41,12 +42,12 @@ export function courseRoutes({ db, auth }: AppDeps) {
       answerList(c, () => findCourses(db, currentActor(c), readQuery(c, courseListQuerySchema))),
     )
     .post("/courses", async (c) => {
-      const actor = requireActiveRole(c, ADMIN, "create courses");
+      const actor = requireActiveRole(c, ADMIN, message("rostering:actions.createCourses"));
       const input = await readJsonBody(c, courseCreateSchema);
       return c.json({ success: true, data: await createCourse(db, actor, input, auth.now()) }, 201);
     })
     .get("/course-options", async (c) => {
-      requireActiveRole(c, ADMIN, "edit courses");
+      requireActiveRole(c, ADMIN, message("rostering:actions.editCourses"));
       return c.json({ success: true, data: await courseOptions(db) });
     })
     .get("/courses/:courseId", async (c) => {
@@ -54,7 +55,7 @@ export function courseRoutes({ db, auth }: AppDeps) {
       return c.json({ success: true, data });
     })
     .patch("/courses/:courseId", async (c) => {
-      const actor = requireActiveRole(c, ADMIN, "edit courses");
+      const actor = requireActiveRole(c, ADMIN, message("rostering:actions.editCourses"));
       const changes = await readJsonBody(c, courseUpdateSchema);
       return c.json({
         success: true,
@@ -69,19 +70,19 @@ export function courseRoutes({ db, auth }: AppDeps) {
       }),
     )
     .post("/courses/:courseId/components", async (c) => {
-      requireActiveRole(c, ADMIN, "edit course components");
+      requireActiveRole(c, ADMIN, message("rostering:actions.editComponents"));
       const input = await readJsonBody(c, componentCreateSchema);
       const data = await createComponent(db, c.req.param("courseId"), input, auth.now());
       return c.json({ success: true, data }, 201);
     })
     .put("/courses/:courseId/components/order", async (c) => {
-      requireActiveRole(c, ADMIN, "edit course components");
+      requireActiveRole(c, ADMIN, message("rostering:actions.editComponents"));
       const { componentIds } = await readJsonBody(c, componentOrderSchema);
       await reorderComponents(db, c.req.param("courseId"), componentIds, auth.now());
       return c.json({ success: true });
     })
     .patch("/courses/:courseId/components/:componentId", async (c) => {
-      requireActiveRole(c, ADMIN, "edit course components");
+      requireActiveRole(c, ADMIN, message("rostering:actions.editComponents"));
       const changes = await readJsonBody(c, componentUpdateSchema);
       const { courseId, componentId } = c.req.param();
       return c.json({
@@ -90,7 +91,7 @@ export function courseRoutes({ db, auth }: AppDeps) {
       });
     })
     .delete("/courses/:courseId/components/:componentId", async (c) => {
-      requireActiveRole(c, ADMIN, "edit course components");
+      requireActiveRole(c, ADMIN, message("rostering:actions.editComponents"));
       const { courseId, componentId } = c.req.param();
       await removeComponent(db, courseId, componentId, auth.now());
       return c.json({ success: true });
@@ -99,12 +100,12 @@ export function courseRoutes({ db, auth }: AppDeps) {
       answerList(c, () => findEnrollments(db, currentActor(c), readQuery(c, enrollmentListQuerySchema))),
     )
     .post("/enrollments", async (c) => {
-      requireActiveRole(c, ADMIN, "enroll people");
+      requireActiveRole(c, ADMIN, message("rostering:actions.enrollPeople"));
       const input = await readJsonBody(c, enrollmentCreateSchema);
       return c.json({ success: true, data: await addEnrollment(db, input, auth.now()) }, 201);
     })
     .post("/enrollments/:enrollmentId/end", async (c) => {
-      requireActiveRole(c, ADMIN, "end enrollments");
+      requireActiveRole(c, ADMIN, message("rostering:actions.endEnrollments"));
       const { endDate } = await readJsonBody(c, enrollmentEndSchema);
       const data = await endEnrollment(db, c.req.param("enrollmentId"), endDate, auth.now());
       // A Guide viewing Dash as a student of that class loses the right at the next request.

@@ -10,7 +10,8 @@ import type {
 } from "../../../shared/contracts/courses";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
-import { AppError } from "../../lib/errors";
+import { AppError, type FieldIssue } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { invalidFields } from "../../lib/validation";
 import { listComponents } from "./course-components";
 import { containsPattern, type FilterFields, filterToSql } from "./filter";
@@ -99,7 +100,7 @@ const courseJoins = sql`from courses c
   left join academic_sessions y on y.sourced_id = c.school_year_sourced_id`;
 
 function forbiddenToList(): AppError {
-  return new AppError("forbidden", "Your role does not allow you to list courses");
+  return new AppError("forbidden", message("rostering:courses.forbiddenToList"));
 }
 
 export async function findCourses(
@@ -132,14 +133,14 @@ export async function openCourse(db: Database, actor: Actor, courseId: string): 
   const role = actor.activeRole;
   const classes = classScope(actor);
   if (!classes || (role !== "administrator" && role !== "teacher" && role !== "student")) {
-    throw new AppError("forbidden", "Your role does not allow you to open a course");
+    throw new AppError("forbidden", message("rostering:courses.forbiddenToOpen"));
   }
   const [course] = await queryRows<{ isRelated: boolean }>(
     db,
     sql`select ${courseScope(actor, classes)} as "isRelated" from courses c where c.sourced_id = ${courseId}`,
   );
-  if (!course) throw new AppError("not_found", "No course has this id");
-  if (!course.isRelated) throw new AppError("forbidden", "You are not enrolled in or teaching this course");
+  if (!course) throw new AppError("not_found", message("rostering:courses.notFound"));
+  if (!course.isRelated) throw new AppError("forbidden", message("rostering:courses.notRelated"));
   return classes;
 }
 
@@ -150,7 +151,7 @@ export async function getCourseDetail(db: Database, actor: Actor, courseId: stri
     db,
     sql`select ${courseColumns(actor, classes)} ${courseJoins} where c.sourced_id = ${courseId}`,
   );
-  if (!course) throw new AppError("not_found", "No course has this id");
+  if (!course) throw new AppError("not_found", message("rostering:courses.notFound"));
   // One pass over the classes' enrollments gives each class its Guides and its number of students.
   const classRows = await queryRows<CourseDetail["classes"][number]>(
     db,
@@ -222,11 +223,11 @@ async function checkCourseReferences(
       exists (select 1 from academic_sessions where sourced_id = ${refs.schoolYearSourcedId ?? null}
         and type = 'schoolYear') as "hasYear"`,
   );
-  const issues: { path: string; message: string }[] = [];
+  const issues: FieldIssue[] = [];
   if (refs.orgSourcedId !== undefined && !found?.hasOrg)
-    issues.push({ path: "orgSourcedId", message: "No active organisation has this id" });
+    issues.push({ path: "orgSourcedId", message: message("rostering:courses.noActiveOrg") });
   if (refs.schoolYearSourcedId && !found?.hasYear)
-    issues.push({ path: "schoolYearSourcedId", message: "No school year has this id" });
+    issues.push({ path: "schoolYearSourcedId", message: message("rostering:courses.noSchoolYear") });
   if (issues.length > 0) throw invalidFields(issues);
 }
 
@@ -236,7 +237,7 @@ async function courseSummaryById(db: Database, actor: Actor, courseId: string): 
     db,
     sql`select ${courseColumns(actor, sql`true`)} ${courseJoins} where c.sourced_id = ${courseId}`,
   );
-  if (!course) throw new AppError("not_found", "No course has this id");
+  if (!course) throw new AppError("not_found", message("rostering:courses.notFound"));
   return course;
 }
 
@@ -279,7 +280,7 @@ export async function updateCourse(
     sql`update courses set ${sql.join(assignments, sql`, `)} where sourced_id = ${courseId}
       returning sourced_id as "sourcedId"`,
   );
-  if (updated.length === 0) throw new AppError("not_found", "No course has this id");
+  if (updated.length === 0) throw new AppError("not_found", message("rostering:courses.notFound"));
   return courseSummaryById(db, actor, courseId);
 }
 

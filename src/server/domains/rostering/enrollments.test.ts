@@ -14,7 +14,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const call = async (path: string, as: string, init: { method?: string; json?: unknown } = {}) => {
+const SPANISH = { "accept-language": "es" };
+const call = async (
+  path: string,
+  as: string,
+  init: { method?: string; json?: unknown; headers?: Record<string, string> } = {},
+) => {
   const response = await t.request(path, { cookie: cookies[as] ?? as, ...init });
   return { status: response.status, body: await response.json() };
 };
@@ -129,6 +134,20 @@ describe("GET /api/enrollments for an administrator", () => {
     expect(body).toMatchObject({ success: false, data: [], total: 0 });
     expect(body.error).toContain(message);
   });
+
+  it("says why a filter is refused in the reader's language", async () => {
+    const query = new URLSearchParams({ filter: "role='student" });
+    const english = await call(`/api/enrollments?${query}`, "admin");
+    expect(english.body.error).toBe("Invalid filter at character 14: the value has no closing quote");
+    const { status, body } = await call(`/api/enrollments?${query}`, "admin", { headers: SPANISH });
+    expect(status).toBe(400);
+    expect(body).toMatchObject({
+      success: false,
+      code: "bad_request",
+      error: "Filtro no válido en el carácter 14: falta la comilla que cierra el valor",
+      message: "Filtro no válido en el carácter 14: falta la comilla que cierra el valor",
+    });
+  });
 });
 
 describe("GET /api/enrollments for other roles", () => {
@@ -196,6 +215,27 @@ describe("adding an enrollment", () => {
     });
     expect(status).toBe(409);
     expect(body.message).toBe("Ava Johnson is already enrolled in this class as student");
+    const spanish = await call("/api/enrollments", "admin", {
+      json: { userSourcedId: AVA, classSourcedId: PATEL_CLASSES[0], role: "student" },
+      headers: SPANISH,
+    });
+    expect(spanish.status).toBe(409);
+    expect(spanish.body.message).toBe("Ava Johnson ya está inscrito en esta clase como estudiante");
+  });
+
+  it("names the field a person cannot be enrolled for, in the reader's language", async () => {
+    const json = { userSourcedId: AVA, classSourcedId: OKORO_MATH, role: "teacher" };
+    const english = await call("/api/enrollments", "admin", { json });
+    expect(english.body.issues).toEqual([
+      { path: "role", message: "Ava Johnson does not hold the teacher role at Maple Grove School" },
+    ]);
+    const { status, body } = await call("/api/enrollments", "admin", { json, headers: SPANISH });
+    expect(status).toBe(400);
+    expect(body).toMatchObject({
+      code: "validation_failed",
+      message: "Solicitud no válida: role: Ava Johnson no tiene el rol de Guía en Maple Grove School",
+      issues: [{ path: "role", message: "Ava Johnson no tiene el rol de Guía en Maple Grove School" }],
+    });
   });
 
   it("enrolls a Guide as the primary teacher", async () => {
@@ -307,6 +347,11 @@ describe("ending an enrollment", () => {
 
   it("answers 404 for an unknown enrollment and refuses non-administrators", async () => {
     expect((await call("/api/enrollments/nope/end", "admin", { json: {} })).status).toBe(404);
+    const spanish = await call("/api/enrollments/nope/end", "admin", { json: {}, headers: SPANISH });
+    expect(spanish).toMatchObject({
+      status: 404,
+      body: { code: "not_found", message: "Ninguna inscripción tiene este id" },
+    });
     const [target] = (await list({ userId: AVA })).body.data as Row[];
     for (const as of ["guide", "student", "parent"]) {
       expect((await call(`/api/enrollments/${target?.sourcedId}/end`, as, { json: {} })).status).toBe(403);

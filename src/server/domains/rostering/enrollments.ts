@@ -11,6 +11,7 @@ import { addDays } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { type Message, message } from "../../lib/i18n";
 import { invalidFields } from "../../lib/validation";
 import { containsPattern, type FilterFields, filterToSql } from "./filter";
 import { direction, isoDay, isoInstant, type ListPage, pageCarryingTotal, pageOf } from "./list";
@@ -116,7 +117,7 @@ function toEnrollment(row: EnrollmentRow): Enrollment {
 function enrollmentScope(actor: Actor): SQL {
   if (actor.activeRole === "administrator") return sql`true`;
   if (actor.activeRole === "teacher") return sql`e.class_sourced_id in (${classIdsInGuideReach(actor)})`;
-  throw new AppError("forbidden", "Your role does not allow you to list enrollments");
+  throw new AppError("forbidden", message("rostering:enrollments.forbiddenToList"));
 }
 
 export async function findEnrollments(
@@ -176,11 +177,11 @@ async function getEnrollment(db: Database, enrollmentId: string): Promise<Enroll
     db,
     sql`select ${enrollmentColumns} from enrollments e ${enrollmentDetails} where e.sourced_id = ${enrollmentId}`,
   );
-  if (!row) throw new AppError("not_found", "No enrollment has this id");
+  if (!row) throw new AppError("not_found", message("rostering:enrollments.notFound"));
   return toEnrollment(row);
 }
 
-const refused = (path: string, message: string) => invalidFields([{ path, message }]);
+const refused = (path: string, problem: Message) => invalidFields([{ path, message: problem }]);
 
 /** The UTC day of `now`: an enrollment's dates are calendar days. */
 const dayOf = (now: Date) => now.toISOString().slice(0, 10);
@@ -201,8 +202,9 @@ export async function addEnrollment(db: Database, input: EnrollmentCreate, now: 
         from classes k left join orgs o on o.sourced_id = k.school_sourced_id
         where k.sourced_id = ${input.classSourcedId} for update of k`,
     );
-    if (!klass) throw refused("classSourcedId", "No class has this id");
-    if (klass.status !== "active") throw refused("classSourcedId", "This class is no longer active");
+    if (!klass) throw refused("classSourcedId", message("rostering:enrollments.noClass"));
+    if (klass.status !== "active")
+      throw refused("classSourcedId", message("rostering:enrollments.classInactive"));
     const [person] = await queryRows<{
       name: string;
       status: string;
@@ -221,12 +223,25 @@ export async function addEnrollment(db: Database, input: EnrollmentCreate, now: 
             '[]'::json) as roles
         from users u where u.sourced_id = ${input.userSourcedId}`,
     );
-    if (!person) throw refused("userSourcedId", "No person has this id");
-    if (person.status !== "active") throw refused("userSourcedId", `${person.name} is no longer active`);
+    if (!person) throw refused("userSourcedId", message("rostering:enrollments.noPerson"));
+    if (person.status !== "active")
+      throw refused(
+        "userSourcedId",
+        message("rostering:enrollments.personInactive", { person: person.name }),
+      );
     if (!person.roles.some((entry) => dashRoleOf(entry.role) === input.role)) {
       throw refused(
         "role",
-        `${person.name} does not hold the ${input.role} role at ${klass.schoolName ?? "this class's school"}`,
+        klass.schoolName === null
+          ? message("rostering:enrollments.roleNotHeldAtClassSchool", {
+              person: person.name,
+              role: input.role,
+            })
+          : message("rostering:enrollments.roleNotHeld", {
+              person: person.name,
+              role: input.role,
+              school: klass.schoolName,
+            }),
       );
     }
     const beginDate = input.beginDate ?? dayOf(now);
@@ -237,7 +252,10 @@ export async function addEnrollment(db: Database, input: EnrollmentCreate, now: 
           and role = ${input.role} and status = 'active' limit 1`,
     );
     if (duplicate)
-      throw new AppError("conflict", `${person.name} is already enrolled in this class as ${input.role}`);
+      throw new AppError(
+        "conflict",
+        message("rostering:enrollments.alreadyEnrolled", { person: person.name, role: input.role }),
+      );
     await run.execute(
       sql`insert into enrollments (sourced_id, status, date_last_modified, user_sourced_id, class_sourced_id,
           school_sourced_id, role, "primary", begin_date)
@@ -260,17 +278,21 @@ export async function endEnrollment(
   now: Date,
 ): Promise<Enrollment> {
   const current = await getEnrollment(db, enrollmentId);
-  if (current.status !== "active") throw new AppError("conflict", "This enrollment has already ended");
+  if (current.status !== "active")
+    throw new AppError("conflict", message("rostering:enrollments.alreadyEnded"));
   const day = endDate ?? dayOf(now);
-  if (day > addDays(dayOf(now), 1)) throw refused("endDate", "The end date cannot be in the future");
+  if (day > addDays(dayOf(now), 1)) throw refused("endDate", message("rostering:enrollments.endInFuture"));
   if (current.beginDate && day < current.beginDate)
-    throw refused("endDate", `The end date cannot be before the begin date (${current.beginDate})`);
+    throw refused(
+      "endDate",
+      message("rostering:enrollments.endBeforeBegin", { beginDate: current.beginDate }),
+    );
   const ended = await queryRows<{ sourcedId: string }>(
     db,
     sql`update enrollments set status = 'tobedeleted', end_date = ${day}::date, date_last_modified = ${now.toISOString()}
       where sourced_id = ${enrollmentId} and status = 'active' returning sourced_id as "sourcedId"`,
   );
   // Someone else ended it between the read and the write.
-  if (ended.length === 0) throw new AppError("conflict", "This enrollment has already ended");
+  if (ended.length === 0) throw new AppError("conflict", message("rostering:enrollments.alreadyEnded"));
   return getEnrollment(db, enrollmentId);
 }

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { isIsoDate } from "../../../shared/search";
 import { AppError } from "../../lib/errors";
+import { type Message, message } from "../../lib/i18n";
 
 /**
  * OneRoster filter strings (`status='active' AND role='student'`) turned into parameterised SQL.
@@ -28,9 +29,9 @@ export type FilterFields = Record<string, FilterField>;
 export class FilterError extends AppError {
   constructor(
     readonly reason: "syntax" | "field",
-    message: string,
+    said: string | Message,
   ) {
-    super("bad_request", message);
+    super("bad_request", said);
   }
 }
 
@@ -49,34 +50,43 @@ const MAX_PREDICATES = 20;
 /** Reads a filter string into OR-groups of AND-ed predicates, or throws a FilterError. */
 export function readFilter(input: string): ParsedFilter {
   if (input.length > MAX_FILTER_LENGTH)
-    throw new FilterError("syntax", `The filter is longer than ${MAX_FILTER_LENGTH} characters`);
+    throw new FilterError("syntax", message("rostering:filter.tooLong", { max: String(MAX_FILTER_LENGTH) }));
   const groups: ParsedFilter = [[]];
   let position = 0;
   let count = 0;
   const skipSpaces = () => {
     while (position < input.length && /\s/.test(input[position] as string)) position++;
   };
-  const fail = (what: string): never => {
-    throw new FilterError("syntax", `Invalid filter at character ${position + 1}: ${what}`);
+  /** Where the reading stopped, for "Invalid filter at character 12: …". */
+  const here = () => ({ position: String(position + 1) });
+  const fail = (problem: Message): never => {
+    throw new FilterError("syntax", problem);
   };
 
   for (;;) {
     skipSpaces();
     const field = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*/.exec(input.slice(position))?.[0];
-    if (!field) fail("expected a field name such as status");
+    if (!field) fail(message("rostering:filter.expectedField", here()));
     position += (field as string).length;
     skipSpaces();
     const operator = (["!=", ">=", "<=", "=", ">", "<", "~"] as const).find((op) =>
       input.startsWith(op, position),
     );
-    if (!operator) fail(`expected an operator (${FILTER_OPERATORS.join(" ")}) after ${field}`);
+    if (!operator)
+      fail(
+        message("rostering:filter.expectedOperator", {
+          ...here(),
+          operators: FILTER_OPERATORS.join(" "),
+          field,
+        }),
+      );
     position += (operator as string).length;
     skipSpaces();
-    if (input[position] !== "'") fail("expected a value in single quotes");
+    if (input[position] !== "'") fail(message("rostering:filter.expectedValue", here()));
     position++;
     let value = "";
     for (;;) {
-      if (position >= input.length) fail("the value has no closing quote");
+      if (position >= input.length) fail(message("rostering:filter.unclosedValue", here()));
       const char = input[position] as string;
       if (char === "'") {
         if (input[position + 1] === "'") {
@@ -90,7 +100,8 @@ export function readFilter(input: string): ParsedFilter {
       value += char;
       position++;
     }
-    if (++count > MAX_PREDICATES) fail(`use at most ${MAX_PREDICATES} conditions`);
+    if (++count > MAX_PREDICATES)
+      fail(message("rostering:filter.tooManyConditions", { ...here(), max: String(MAX_PREDICATES) }));
     (groups.at(-1) as FilterPredicate[]).push({
       field: field as string,
       operator: operator as FilterOperator,
@@ -99,7 +110,7 @@ export function readFilter(input: string): ParsedFilter {
     skipSpaces();
     if (position >= input.length) return groups;
     const joiner = /^(AND|OR)(?=\s|$)/i.exec(input.slice(position))?.[1]?.toUpperCase();
-    if (!joiner) fail("expected AND or OR between conditions");
+    if (!joiner) fail(message("rostering:filter.expectedJoiner", here()));
     position += (joiner as string).length;
     if (joiner === "OR") groups.push([]);
   }
@@ -138,17 +149,20 @@ function columnCondition(
     case "textArray":
       if (operator === "=") return sql`${value} = any(${column})`;
       if (operator === "!=") return sql`not (${value} = any(${column}))`;
-      throw new FilterError("syntax", `${name} is a list: use =, != or ~`);
+      throw new FilterError("syntax", message("rostering:filter.listOperators", { field: name }));
     case "boolean":
       if (value !== "true" && value !== "false")
-        throw new FilterError("syntax", `${name} is true or false, not '${value}'`);
+        throw new FilterError("syntax", message("rostering:filter.notBoolean", { field: name, value }));
       if (operator !== "=" && operator !== "!=")
-        throw new FilterError("syntax", `${name} is true or false: use = or !=`);
+        throw new FilterError("syntax", message("rostering:filter.booleanOperators", { field: name }));
       return sql`${column} ${op} ${value === "true"}`;
     case "number": {
       // The columns are 32-bit integers: a larger number would fail in the database, not here.
       if (!/^-?\d+(\.\d+)?$/.test(value) || Math.abs(Number(value)) > MAX_FILTER_NUMBER)
-        throw new FilterError("syntax", `${name} is a number up to ${MAX_FILTER_NUMBER}, not '${value}'`);
+        throw new FilterError(
+          "syntax",
+          message("rostering:filter.notNumber", { field: name, max: String(MAX_FILTER_NUMBER), value }),
+        );
       return sql`${column} ${op} ${Number(value)}`;
     }
     case "date":
@@ -158,7 +172,7 @@ function columnCondition(
       const isDate = isRealDay && value.length === 10;
       const isInstant = isRealDay && INSTANT.test(value) && !Number.isNaN(Date.parse(value));
       if (!isDate && !isInstant)
-        throw new FilterError("syntax", `${name} is a date (yyyy-MM-dd) or a date-time, not '${value}'`);
+        throw new FilterError("syntax", message("rostering:filter.notDate", { field: name, value }));
       if (kind === "date") return sql`${column} ${op} ${value.slice(0, 10)}::date`;
       return sql`${column} ${op} ${value}::timestamptz`;
     }
@@ -176,7 +190,7 @@ export function filterToSql(input: string | undefined, fields: FilterFields): SQ
       if (!declared)
         throw new FilterError(
           "field",
-          `The filter names an unknown field: ${field}. Known fields: ${Object.keys(fields).join(", ")}`,
+          message("rostering:filter.unknownField", { field, known: Object.keys(fields).join(", ") }),
         );
       return "build" in declared
         ? declared.build(operator, value)

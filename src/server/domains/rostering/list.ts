@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { type Database, queryRows } from "../../db/client";
 import type { AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { requestLanguage } from "../../lib/validation";
 
 /** Building blocks of the roster's paged lists: `{ success, data, total, error }` answers. */
 
@@ -52,7 +53,8 @@ export async function pageOf<Row>(db: Database, queries: { rows: SQL; count: SQL
 
 /**
  * Answers a list request in the `{ success, data, total, error }` shape, refusals included: an
- * error keeps its status and carries the API's `{ code, message, issues }` as well.
+ * error keeps its status and carries the API's `{ code, message, issues }` as well, in the
+ * request's language.
  */
 export async function answerList<Row>(c: Context<AppEnv>, load: () => Promise<ListPage<Row>>) {
   try {
@@ -60,9 +62,7 @@ export async function answerList<Row>(c: Context<AppEnv>, load: () => Promise<Li
     return c.json({ success: true as const, data: page.data, total: page.total, error: null });
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    return c.json(
-      { success: false, data: [], total: 0, error: error.message, ...error.toBody() },
-      error.status,
-    );
+    const body = error.toBody(requestLanguage(c));
+    return c.json({ success: false, data: [], total: 0, error: body.message, ...body }, error.status);
   }
 }

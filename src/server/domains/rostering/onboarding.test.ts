@@ -65,7 +65,13 @@ function newParentEmail(input: OnboardingRequest): string {
   return first.email;
 }
 
-async function call(path: string, cookie: string, init: { method?: string; json?: unknown } = {}) {
+const SPANISH = { "accept-language": "es" };
+
+async function call(
+  path: string,
+  cookie: string,
+  init: { method?: string; json?: unknown; headers?: Record<string, string> } = {},
+) {
   const response = await t.request(path, { cookie, ...init });
   return { status: response.status, body: await response.json(), headers: response.headers };
 }
@@ -130,6 +136,10 @@ describe("POST /api/admin/onboarding", () => {
       summary:
         "Onboarded Nia Okafor (grade 3) at Maple Grove School with 2 parents or guardians and 2 classes",
     });
+    const spanish = await call(`/api/admin/roster-changes?userId=${studentId}`, admin, { headers: SPANISH });
+    expect(spanish.body.data[0].summary).toBe(
+      "Se incorporó a Nia Okafor (grado 3) en Maple Grove School con 2 padres, madres o tutores legales y 2 clases",
+    );
   });
 
   it("gives accounts that sign in with the shown passwords; the parent sees the new child", async () => {
@@ -322,6 +332,15 @@ describe("onboarding by a Guide", () => {
     expect(body.data.classes).toHaveLength(2);
     const log = await call(`/api/admin/roster-changes?userId=${body.data.student.sourcedId}`, admin);
     expect(log.body.data[0].actor.name).toBe("Maya Patel");
+    expect(log.body.data[0].summary).toBe(
+      "Onboarded Nia Okafor (grade 3) at Maple Grove School with 0 parents or guardians and 2 classes, asking to link Sam Johnson",
+    );
+    const spanish = await call(`/api/admin/roster-changes?userId=${body.data.student.sourcedId}`, admin, {
+      headers: SPANISH,
+    });
+    expect(spanish.body.data[0].summary).toBe(
+      "Se incorporó a Nia Okafor (grado 3) en Maple Grove School con 0 padres, madres o tutores legales y 2 clases, y se pidió vincular a Sam Johnson",
+    );
   });
 
   it("is refused into another school, and creates nothing", async () => {
@@ -329,6 +348,15 @@ describe("onboarding by a Guide", () => {
     const { status, body } = await onboard({ ...input, student: { ...input.student, grade: "06" } }, guide);
     expect(status).toBe(403);
     expect(body.message).toBe("Guides can only onboard students into their own school, not Riverside School");
+    const spanish = await call("/api/admin/onboarding", guide, {
+      method: "POST",
+      json: { ...input, student: { ...input.student, grade: "06" } },
+      headers: SPANISH,
+    });
+    expect(spanish.status).toBe(403);
+    expect(spanish.body.message).toBe(
+      "Los Guías solo pueden incorporar estudiantes en su propia escuela, no en Riverside School",
+    );
     expect(await usersWithEmail([input.student.email as string])).toEqual([]);
   });
 

@@ -1,17 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
-import {
-  gradeName,
-  type NewAccount,
-  type OnboardingClass,
-  type OnboardingResult,
-  type onboardingRequestSchema,
+import type {
+  NewAccount,
+  OnboardingClass,
+  OnboardingResult,
+  onboardingRequestSchema,
 } from "../../../shared/contracts/onboarding";
 import type { PersonSummary } from "../../../shared/contracts/rostering";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { generateReadablePassword, hashPassword } from "../auth/password";
 import { userCredentials } from "../auth/schema";
 import { orgIdsOfGuide } from "./orgs";
@@ -52,11 +52,12 @@ async function onboardingSchool(db: Database, actor: Actor, schoolId: string) {
           ${isAdministrator(actor) ? sql`true` : sql`o.sourced_id in (${orgIdsOfGuide(actor.user.sourcedId)})`} as "isAllowed"
         from orgs o where o.sourced_id = ${schoolId} and o.status = 'active' and lower(o.type) = 'school'`,
   );
-  if (!school) throw new AppError("bad_request", `No active school has the id ${schoolId}`);
+  if (!school)
+    throw new AppError("bad_request", message("rostering:onboarding.noActiveSchool", { schoolId }));
   if (!school.isAllowed)
     throw new AppError(
       "forbidden",
-      `Guides can only onboard students into their own school, not ${school.name}`,
+      message("rostering:onboarding.guideOtherSchool", { school: school.name }),
     );
   return school;
 }
@@ -128,12 +129,16 @@ async function checkRequest(db: Database, actor: Actor, input: OnboardingInput) 
     if (!found)
       throw new AppError(
         "bad_request",
-        `The class ${classId} is not an active class of ${school.name} open to ${gradeName(input.student.grade)}`,
+        message("rostering:onboarding.classNotOpen", {
+          classId,
+          school: school.name,
+          ...gradeValues(input.student.grade),
+        }),
       );
     if (!found.canEnroll)
       throw new AppError(
         "forbidden",
-        `Guides can only enroll students in their own classes, not in ${found.title}`,
+        message("rostering:onboarding.guideOtherClass", { class: found.title }),
       );
     return found;
   });
@@ -162,11 +167,12 @@ async function checkRequest(db: Database, actor: Actor, input: OnboardingInput) 
     : [];
   for (const guardianId of existingIds) {
     const found = existing.find((entry) => entry.sourcedId === guardianId);
-    if (!found) throw new AppError("bad_request", `No active parent or guardian has the id ${guardianId}`);
+    if (!found)
+      throw new AppError("bad_request", message("rostering:onboarding.noActiveGuardian", { guardianId }));
     if (!found.isAllowed)
       throw new AppError(
         "forbidden",
-        `Guides can only link parents and guardians of their own school or students, not ${found.name}`,
+        message("rostering:onboarding.guideOtherGuardian", { name: found.name }),
       );
   }
 
@@ -186,13 +192,22 @@ async function checkRequest(db: Database, actor: Actor, input: OnboardingInput) 
       db,
       sql`select 1 from users where lower(username) = ${input.student.username}`,
     );
-    if (taken) throw new AppError("conflict", `The username ${input.student.username} is already taken`);
+    if (taken)
+      throw new AppError(
+        "conflict",
+        message("rostering:onboarding.usernameTaken", { username: input.student.username }),
+      );
   }
   return { school, classes: chosenClasses, existing };
 }
 
 const duplicateEmail = (email: string) =>
-  new AppError("conflict", `An account with the email ${email} already exists. Link that person instead.`);
+  new AppError("conflict", message("rostering:onboarding.emailTaken", { email }));
+
+/** A grade as messages name it: "grade 3", "kindergarten" (see gradeName). */
+function gradeValues(grade: string) {
+  return { grade, gradeNumber: /^\d+$/.test(grade) ? String(Number(grade)) : grade };
+}
 
 /** A unique index refused a row: another request took the same email meanwhile. */
 function isUniqueViolation(error: unknown): boolean {
@@ -347,11 +362,15 @@ export async function onboardStudent(
         action: "onboarding",
         targetUserSourcedId: studentAccount.account.sourcedId,
         orgSourcedId: school.sourcedId,
-        summary:
-          `Onboarded ${studentAccount.account.name} (${gradeName(student.grade)}) at ${school.name} with ` +
-          `${families} parent${families === 1 ? "" : "s"} or guardian${families === 1 ? "" : "s"} and ` +
-          `${classes.length} class${classes.length === 1 ? "" : "es"}` +
-          (pending.length ? `, asking to link ${pending.map((entry) => entry.name).join(" and ")}` : ""),
+        summary: message("rostering:changes.onboarded", {
+          student: studentAccount.account.name,
+          ...gradeValues(student.grade),
+          school: school.name,
+          families,
+          classes: classes.length,
+          pendingCount: pending.length,
+          pending: pending.map((entry) => entry.name),
+        }),
         details: {
           newGuardianIds: newGuardians.map((guardian) => guardian.account.sourcedId),
           linkedGuardianIds: linked.map((entry) => entry.sourcedId),
@@ -363,10 +382,7 @@ export async function onboardStudent(
     });
   } catch (error) {
     if (isUniqueViolation(error))
-      throw new AppError(
-        "conflict",
-        "Another account took one of these emails or the username a moment ago. Check them and try again.",
-      );
+      throw new AppError("conflict", message("rostering:onboarding.takenMeanwhile"));
     throw error;
   }
 

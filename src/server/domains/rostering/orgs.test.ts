@@ -18,7 +18,13 @@ const DISTRICT = demoId("district");
 const MAPLE = demoId("maple-grove");
 const RIVERSIDE = demoId("riverside");
 
-async function call(path: string, cookie: string, init: { method?: string; json?: unknown } = {}) {
+const SPANISH = { "accept-language": "es" };
+
+async function call(
+  path: string,
+  cookie: string,
+  init: { method?: string; json?: unknown; headers?: Record<string, string> } = {},
+) {
   const response = await t.request(path, { cookie, ...init });
   return { status: response.status, body: await response.json() };
 }
@@ -228,6 +234,10 @@ describe("changing organisations", () => {
       summary:
         "Renamed Riverside School to Riverside Academy; changed the identifier of Riverside Academy from RVS to RVA",
     });
+    const spanish = await call("/api/admin/roster-changes", admin, { headers: SPANISH });
+    expect(spanish.body.data[0].summary).toBe(
+      "Se cambió el nombre de Riverside School a Riverside Academy; se cambió el identificador de Riverside Academy de RVS a RVA",
+    );
     // Signed-in profiles show the new name at once.
     const parent = await t.signIn("parent@dash.demo");
     const me = await call("/api/auth/me", parent);
@@ -243,6 +253,12 @@ describe("changing organisations", () => {
     });
     expect(taken.status).toBe(409);
     expect(taken.body.message).toBe("Maple Grove School already has the identifier mgs");
+    const takenInSpanish = await call(`/api/admin/orgs/${RIVERSIDE}`, admin, {
+      method: "PATCH",
+      json: { identifier: "mgs" },
+      headers: SPANISH,
+    });
+    expect(takenInSpanish.body.message).toBe("Maple Grove School ya tiene el identificador mgs");
     const empty = await call(`/api/admin/orgs/${RIVERSIDE}`, admin, { method: "PATCH", json: {} });
     expect(empty.status).toBe(400);
     const short = await call(`/api/admin/orgs/${RIVERSIDE}`, admin, { method: "PATCH", json: { name: " " } });
@@ -250,6 +266,30 @@ describe("changing organisations", () => {
     expect(short.body.issues[0]).toMatchObject({ path: "name" });
     const unknown = await call("/api/admin/orgs/nope", admin, { method: "PATCH", json: { name: "Nope" } });
     expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe("No organization has the id nope");
+    const unknownInSpanish = await call("/api/admin/orgs/nope", admin, {
+      method: "PATCH",
+      json: { name: "Nope" },
+      headers: SPANISH,
+    });
+    expect(unknownInSpanish.body.message).toBe("Ninguna organización tiene el id nope");
+  });
+
+  it("logs a cleared identifier as none, in either language", async () => {
+    const cleared = await call(`/api/admin/orgs/${RIVERSIDE}`, admin, {
+      method: "PATCH",
+      json: { identifier: null },
+    });
+    expect(cleared.status).toBe(200);
+    const [english, spanish] = await Promise.all([
+      call("/api/admin/roster-changes?limit=1", admin),
+      call("/api/admin/roster-changes?limit=1", admin, { headers: SPANISH }),
+    ]);
+    expect(english.body.data[0].summary).toBe("Changed the identifier of Riverside Academy from RVA to none");
+    expect(spanish.body.data[0].summary).toBe(
+      "Se cambió el identificador de Riverside Academy de RVA a ninguno",
+    );
+    await call(`/api/admin/orgs/${RIVERSIDE}`, admin, { method: "PATCH", json: { identifier: "RVA" } });
   });
 
   it("adds a school under the district, and refuses one under a school or with a twin name", async () => {

@@ -19,6 +19,7 @@ import type { PersonSummary } from "../../../shared/contracts/rostering";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { containsPattern, type FilterFields, filterToSql } from "./filter";
 import { NO_COUNTS, type OrgNumbers, type OrgNumbersCache } from "./org-numbers";
 import { personSearch, personSummaryColumns, toPersonSummary, userFilterFields } from "./people";
@@ -67,8 +68,8 @@ export async function visibleOrg(db: Database, actor: Actor, orgId: string): Pro
     sql`select o.sourced_id as "sourcedId", o.name, o.type, ${canSeeOrg(actor, sql`o.sourced_id`)} as "isVisible"
         from orgs o where o.sourced_id = ${orgId} and o.status = 'active'`,
   );
-  if (!org) throw new AppError("not_found", `No organization has the id ${orgId}`);
-  if (!org.isVisible) throw new AppError("forbidden", "Guides can only see the organizations they teach at");
+  if (!org) throw new AppError("not_found", message("rostering:orgs.notFound", { orgId }));
+  if (!org.isVisible) throw new AppError("forbidden", message("rostering:orgs.guideCannotSee"));
   return { sourcedId: org.sourcedId, name: org.name, type: org.type };
 }
 
@@ -155,7 +156,7 @@ async function loadOrg(db: Database, numbers: OrgNumbersCache, orgId: string): P
         where o.sourced_id = ${orgId}`,
   );
   const [org] = await withCounts(numbers, rows);
-  if (!org) throw new AppError("not_found", `No organization has the id ${orgId}`);
+  if (!org) throw new AppError("not_found", message("rostering:orgs.notFound", { orgId }));
   return org;
 }
 
@@ -255,7 +256,7 @@ export async function getOrgTree(
     });
   }
   const root = nodes.get(orgId);
-  if (!root) throw new AppError("not_found", `No organization has the id ${orgId}`);
+  if (!root) throw new AppError("not_found", message("rostering:orgs.notFound", { orgId }));
   return root;
 }
 
@@ -366,7 +367,11 @@ async function assertIdentifierFree(db: Database, identifier: string | null, exc
     sql`select name from orgs where lower(identifier) = ${identifier.toLowerCase()}
           and (${exceptOrgId}::text is null or sourced_id <> ${exceptOrgId})`,
   );
-  if (other) throw new AppError("conflict", `${other.name} already has the identifier ${identifier}`);
+  if (other)
+    throw new AppError(
+      "conflict",
+      message("rostering:orgs.identifierTaken", { org: other.name, identifier }),
+    );
 }
 
 /** Renames an organisation or changes its identifier (administrators). */
@@ -383,25 +388,35 @@ export async function updateOrg(
       tx,
       sql`select name, identifier from orgs where sourced_id = ${orgId} and status = 'active' for update`,
     );
-    if (!org) throw new AppError("not_found", `No organization has the id ${orgId}`);
+    if (!org) throw new AppError("not_found", message("rostering:orgs.notFound", { orgId }));
     const name = input.name ?? org.name;
     const identifier = input.identifier === undefined ? org.identifier : input.identifier;
-    const changes = [
-      name !== org.name && `renamed ${org.name} to ${name}`,
-      identifier !== org.identifier &&
-        `changed the identifier of ${name} from ${org.identifier ?? "none"} to ${identifier ?? "none"}`,
-    ].filter((change) => typeof change === "string");
-    if (!changes.length) return;
+    const isRenamed = name !== org.name;
+    const isIdentifierChanged = identifier !== org.identifier;
+    if (!isRenamed && !isIdentifierChanged) return;
     if (identifier?.toLowerCase() !== org.identifier?.toLowerCase())
       await assertIdentifierFree(tx, identifier, orgId);
     await tx.execute(sql`update orgs set name = ${name}, identifier = ${identifier}, date_last_modified = ${now}
       where sourced_id = ${orgId}`);
-    const summary = changes.join("; ");
+    const identifiers = {
+      identifierBefore: org.identifier ?? "",
+      hadBefore: org.identifier === null ? "no" : "yes",
+      identifierAfter: identifier ?? "",
+      hasAfter: identifier === null ? "no" : "yes",
+    };
     await recordRosterChange(tx, {
       actorSourcedId: actor.realUser.sourcedId,
       action: "org.update",
       orgSourcedId: orgId,
-      summary: summary.charAt(0).toUpperCase() + summary.slice(1),
+      summary: !isIdentifierChanged
+        ? message("rostering:changes.orgRenamed", { before: org.name, after: name })
+        : isRenamed
+          ? message("rostering:changes.orgRenamedAndIdentifierChanged", {
+              before: org.name,
+              name,
+              ...identifiers,
+            })
+          : message("rostering:changes.orgIdentifierChanged", { name, ...identifiers }),
       details: { before: org, after: { name, identifier } },
       createdAt: now,
     });
@@ -427,18 +442,25 @@ export async function createSchool(
       sql`select name, type from orgs where sourced_id = ${input.parentSourcedId} and status = 'active' for update`,
     );
     if (!parent)
-      throw new AppError("bad_request", `No active organization has the id ${input.parentSourcedId}`);
+      throw new AppError(
+        "bad_request",
+        message("rostering:orgs.noActiveWithId", { orgId: input.parentSourcedId }),
+      );
     if (TYPES_WITHOUT_SCHOOLS.has(parent.type.toLowerCase()))
       throw new AppError(
         "bad_request",
-        `A school cannot be added under ${parent.name}: it is a ${parent.type}`,
+        message("rostering:orgs.noSchoolsUnder", { parent: parent.name, type: parent.type }),
       );
     const [twin] = await queryRows(
       tx,
       sql`select 1 from orgs where parent_sourced_id = ${input.parentSourcedId} and lower(name) = ${input.name.toLowerCase()}
             and status = 'active'`,
     );
-    if (twin) throw new AppError("conflict", `${parent.name} already has a school named ${input.name}`);
+    if (twin)
+      throw new AppError(
+        "conflict",
+        message("rostering:orgs.schoolNameTaken", { parent: parent.name, name: input.name }),
+      );
     await assertIdentifierFree(tx, input.identifier, null);
     await tx.execute(sql`insert into orgs (sourced_id, status, date_last_modified, name, type, identifier, parent_sourced_id)
       values (${sourcedId}, 'active', ${now}, ${input.name}, 'school', ${input.identifier}, ${input.parentSourcedId})`);
@@ -446,7 +468,7 @@ export async function createSchool(
       actorSourcedId: actor.realUser.sourcedId,
       action: "org.create",
       orgSourcedId: sourcedId,
-      summary: `Added the school ${input.name} under ${parent.name}`,
+      summary: message("rostering:changes.schoolAdded", { name: input.name, parent: parent.name }),
       details: { parentSourcedId: input.parentSourcedId, identifier: input.identifier },
       createdAt: now,
     });

@@ -22,7 +22,13 @@ const LEO = demoId("student-leo");
 const SAM = demoId("parent-sam");
 const GRACE = demoId("guardian-grace");
 
-async function call(path: string, cookie: string, init: { method?: string; json?: unknown } = {}) {
+const SPANISH = { "accept-language": "es" };
+
+async function call(
+  path: string,
+  cookie: string,
+  init: { method?: string; json?: unknown; headers?: Record<string, string> } = {},
+) {
   const response = await t.request(path, { cookie, ...init });
   return { status: response.status, body: await response.json() };
 }
@@ -122,6 +128,11 @@ describe("changing roles", () => {
       target: { sourcedId: OKORO, name: "Daniel Okoro" },
       summary: "Added Administrator at Riverside School to Daniel Okoro",
     });
+    const spanish = await call(`/api/admin/roster-changes?userId=${OKORO}`, admin, { headers: SPANISH });
+    expect(spanish.body.data[0]).toMatchObject({
+      action: "role.add",
+      summary: "Se agregó el rol de administrador en Riverside School a Daniel Okoro",
+    });
   });
 
   it("refuses a role the person already holds, an unknown org, person or role", async () => {
@@ -131,6 +142,13 @@ describe("changing roles", () => {
     });
     expect(twice.status).toBe(409);
     expect(twice.body.message).toBe("Maya Patel is already Guide at Maple Grove School");
+    const twiceInSpanish = await call(rolesUrl(PATEL), admin, {
+      method: "POST",
+      json: { role: "teacher", orgSourcedId: MAPLE },
+      headers: SPANISH,
+    });
+    expect(twiceInSpanish.status).toBe(409);
+    expect(twiceInSpanish.body.message).toBe("Maya Patel ya tiene el rol de Guía en Maple Grove School");
     const noOrg = await call(rolesUrl(PATEL), admin, {
       method: "POST",
       json: { role: "proctor", orgSourcedId: "nope" },
@@ -141,6 +159,14 @@ describe("changing roles", () => {
       json: { role: "proctor", orgSourcedId: MAPLE },
     });
     expect(noUser.status).toBe(404);
+    expect(noUser.body.message).toBe("No active person has this id");
+    const noUserInSpanish = await call(rolesUrl("nobody"), admin, {
+      method: "POST",
+      json: { role: "proctor", orgSourcedId: MAPLE },
+      headers: SPANISH,
+    });
+    expect(noUserInSpanish.status).toBe(404);
+    expect(noUserInSpanish.body.message).toBe("Ninguna persona activa tiene este id");
     const badRole = await call(rolesUrl(PATEL), admin, {
       method: "POST",
       json: { role: "aide", orgSourcedId: MAPLE },
@@ -187,6 +213,12 @@ describe("changing roles", () => {
     const log = await call(`/api/admin/roster-changes?userId=${GRACE}&limit=1`, admin);
     expect(log.body.data[0].summary).toBe(
       "Removed Proctor at Maple Grove School from Grace Miller; Guardian at Maple Grove School is now the primary role",
+    );
+    const spanish = await call(`/api/admin/roster-changes?userId=${GRACE}&limit=1`, admin, {
+      headers: SPANISH,
+    });
+    expect(spanish.body.data[0].summary).toBe(
+      "Se quitó el rol de supervisor de exámenes en Maple Grove School a Grace Miller; ahora el rol principal es el de tutor legal en Maple Grove School",
     );
     const again = await call(rolesUrl(GRACE, "proctor", MAPLE), admin, { method: "DELETE" });
     expect(again.status).toBe(404);
@@ -324,6 +356,8 @@ describe("parents and guardians", () => {
       target: { sourcedId: LEO },
       summary: "Linked Grace Miller (guardian) to Leo Johnson",
     });
+    const spanish = await call("/api/admin/roster-changes?limit=1", admin, { headers: SPANISH });
+    expect(spanish.body.data[0].summary).toBe("Se vinculó a Grace Miller (tutor legal) con Leo Johnson");
     expect((await link({ studentSourcedId: LEO, agentSourcedId: GRACE })).status).toBe(409);
   });
 
@@ -365,5 +399,48 @@ describe("parents and guardians", () => {
       sql`select 1 from user_agents where user_sourced_id = ${AVA} and agent_sourced_id = ${SAM}`,
     );
     expect(row).toBeDefined();
+  });
+});
+
+describe("the log of roster changes", () => {
+  /** Writes a change as an older Dash did (English text only) or as one rewritten since it was written. */
+  async function logged(summary: string, summaryMessage: unknown = null) {
+    const [row] = await queryRows<{ id: string }>(
+      t.db,
+      sql`insert into roster_changes (actor_sourced_id, action, target_user_sourced_id, summary, summary_message, created_at)
+          values (${demoId("admin")}, 'agent.link', ${SAM}, ${summary}, ${summaryMessage === null ? null : JSON.stringify(summaryMessage)}::jsonb, now())
+          returning id`,
+    );
+    return row?.id;
+  }
+  const summaryOf = async (id: string | undefined, headers?: Record<string, string>) => {
+    const log = await call(`/api/admin/roster-changes?userId=${SAM}&limit=100`, admin, { headers });
+    return (log.body.data as { id: string; summary: string }[]).find((change) => change.id === id)?.summary;
+  };
+
+  it("answers a change written before summaries were messages with its English text", async () => {
+    const id = await logged("Linked Sam Johnson (parent) to Ava Johnson");
+    expect(await summaryOf(id)).toBe("Linked Sam Johnson (parent) to Ava Johnson");
+    expect(await summaryOf(id, SPANISH)).toBe("Linked Sam Johnson (parent) to Ava Johnson");
+  });
+
+  it("translates a change's message, and keeps a text rewritten since as it now reads", async () => {
+    const said = {
+      key: "rostering:changes.agentLinked",
+      values: { agent: "Sam Johnson", kind: "parent", student: "Ava Johnson" },
+    };
+    const id = await logged("Linked Sam Johnson (parent) to Ava Johnson", said);
+    expect(await summaryOf(id)).toBe("Linked Sam Johnson (parent) to Ava Johnson");
+    expect(await summaryOf(id, SPANISH)).toBe("Se vinculó a Sam Johnson (padre o madre) con Ava Johnson");
+    // Anonymising the student rewrote the names in the text: the message must not bring them back.
+    const rewritten = await logged("Linked Sam Johnson (parent) to Student 4821", said);
+    expect(await summaryOf(rewritten, SPANISH)).toBe("Linked Sam Johnson (parent) to Student 4821");
+  });
+
+  it("tells a Guide, in their language, that the log is not theirs to read", async () => {
+    const guide = await t.signIn("guide@dash.demo");
+    const refused = await call("/api/admin/roster-changes", guide, { headers: SPANISH });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe("Su rol no le permite leer el registro de cambios de la lista");
   });
 });

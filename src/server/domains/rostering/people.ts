@@ -11,16 +11,11 @@ import type {
   userListQuerySchema,
 } from "../../../shared/contracts/people";
 import type { PersonSummary } from "../../../shared/contracts/rostering";
-import {
-  type DashRole,
-  dashRoleOf,
-  ROLE_DISPLAY_NAMES,
-  roleRank,
-  rosterRoleFor,
-} from "../../../shared/roles";
+import { type DashRole, dashRoleOf, roleRank, rosterRoleFor } from "../../../shared/roles";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { containsPattern, FilterError, type FilterFields, filterToSql } from "./filter";
 import { grantsRole } from "./queries";
 import { recordRosterChange } from "./roster-changes";
@@ -44,7 +39,7 @@ function holdsRosterRole(operator: string, value: string, orgCondition: SQL = sq
     and lower(fr.role) = ${value.toLowerCase()} and ${orgCondition})`;
   if (operator === "=") return holds;
   if (operator === "!=") return sql`not ${holds}`;
-  throw new FilterError("syntax", "role: use = or !=");
+  throw new FilterError("syntax", message("rostering:filter.equalOrNot", { field: "role" }));
 }
 
 /** The filterable fields of people (`u` is the users table). */
@@ -67,7 +62,10 @@ export const userFilterFields: FilterFields = {
       const at = sql`exists (select 1 from user_roles fr where fr.user_sourced_id = u.sourced_id and fr.org_sourced_id = ${value})`;
       if (operator === "=") return at;
       if (operator === "!=") return sql`not ${at}`;
-      throw new FilterError("syntax", "roles.org.sourcedId: use = or !=");
+      throw new FilterError(
+        "syntax",
+        message("rostering:filter.equalOrNot", { field: "roles.org.sourcedId" }),
+      );
     },
   },
 };
@@ -196,7 +194,7 @@ export async function getManagedUser(db: Database, userId: string): Promise<Mana
     sql`select ${managedUserColumns} from users u left join orgs po on po.sourced_id = u.primary_org_sourced_id
         where u.sourced_id = ${userId} and u.status = 'active'`,
   );
-  if (!row) throw new AppError("not_found", "No active person has this id");
+  if (!row) throw new AppError("not_found", message("rostering:people.notFound"));
   return toManagedUser(row);
 }
 
@@ -211,8 +209,6 @@ async function lockUser(tx: Transaction, userId: string): Promise<ManagedUser> {
 /** The rows of a person's roles that grant `role` at `orgId`. */
 const rolesAt = (user: ManagedUser, role: DashRole, orgId: string) =>
   user.roles.filter((entry) => entry.role === role && entry.org.sourcedId === orgId);
-
-const describe = (role: DashRole, org: { name: string }) => `${ROLE_DISPLAY_NAMES[role]} at ${org.name}`;
 
 /**
  * Makes one role row primary and every other one of the person secondary; the primary
@@ -242,7 +238,7 @@ async function findActiveOrg(tx: Transaction, orgId: string) {
     tx,
     sql`select sourced_id as "sourcedId", name, type from orgs where sourced_id = ${orgId} and status = 'active'`,
   );
-  if (!org) throw new AppError("bad_request", `No active organization has the id ${orgId}`);
+  if (!org) throw new AppError("bad_request", message("rostering:orgs.noActiveWithId", { orgId }));
   return org;
 }
 
@@ -257,7 +253,10 @@ export async function addRole(
     const user = await lockUser(tx, userId);
     const org = await findActiveOrg(tx, input.orgSourcedId);
     if (rolesAt(user, input.role, org.sourcedId).length)
-      throw new AppError("conflict", `${nameOf(user)} is already ${describe(input.role, org)}`);
+      throw new AppError(
+        "conflict",
+        message("rostering:people.alreadyHolds", { person: nameOf(user), role: input.role, org: org.name }),
+      );
     const rosterRole = rosterRoleFor(input.role, org.type);
     const isPrimary = input.isPrimary || !user.roles.some((entry) => entry.roleType === "primary");
     await tx.execute(sql`insert into user_roles (user_sourced_id, role, role_type, org_sourced_id)
@@ -269,7 +268,11 @@ export async function addRole(
       action: "role.add",
       targetUserSourcedId: userId,
       orgSourcedId: org.sourcedId,
-      summary: `Added ${describe(input.role, org)}${isPrimary ? " as the primary role" : ""} to ${nameOf(user)}`,
+      summary: message(isPrimary ? "rostering:changes.roleAddedAsPrimary" : "rostering:changes.roleAdded", {
+        role: input.role,
+        org: org.name,
+        person: nameOf(user),
+      }),
       details: { role: input.role, rosterRole, isPrimary },
       createdAt: now,
     });
@@ -303,17 +306,15 @@ export async function removeRole(
     const user = await lockUser(tx, userId);
     const removed = rolesAt(user, input.role, input.orgSourcedId);
     const org = removed[0]?.org;
-    if (!org) throw new AppError("not_found", `${nameOf(user)} holds no such role at this organization`);
+    if (!org)
+      throw new AppError("not_found", message("rostering:people.noSuchRole", { person: nameOf(user) }));
     const remaining = user.roles.filter((entry) => !removed.includes(entry));
     const isOwnLastAdministratorRole =
       input.role === "administrator" &&
       userId === actor.realUser.sourcedId &&
       !remaining.some((entry) => entry.role === "administrator");
     if (isOwnLastAdministratorRole)
-      throw new AppError(
-        "conflict",
-        "You cannot remove your own last administrator role. Another administrator can do it.",
-      );
+      throw new AppError("conflict", message("rostering:people.ownLastAdministratorRole"));
     await tx.execute(sql`delete from user_roles where user_sourced_id = ${userId} and org_sourced_id = ${org.sourcedId}
       and role in ${removed.map((entry) => entry.rosterRole)}`);
     const hadPrimary = removed.some((entry) => entry.roleType === "primary");
@@ -331,9 +332,15 @@ export async function removeRole(
       action: "role.remove",
       targetUserSourcedId: userId,
       orgSourcedId: org.sourcedId,
-      summary: `Removed ${describe(input.role, org)} from ${nameOf(user)}${
-        successor?.role ? `; ${describe(successor.role, successor.org)} is now the primary role` : ""
-      }`,
+      summary: successor?.role
+        ? message("rostering:changes.roleRemovedWithSuccessor", {
+            role: input.role,
+            org: org.name,
+            person: nameOf(user),
+            successorRole: successor.role,
+            successorOrg: successor.org.name,
+          })
+        : message("rostering:changes.roleRemoved", { role: input.role, org: org.name, person: nameOf(user) }),
       details: { role: input.role, rosterRoles: removed.map((entry) => entry.rosterRole) },
       createdAt: now,
     });
@@ -351,7 +358,8 @@ export async function makeRolePrimary(
   return db.transaction(async (tx) => {
     const user = await lockUser(tx, userId);
     const [chosen] = rolesAt(user, input.role, input.orgSourcedId);
-    if (!chosen) throw new AppError("not_found", `${nameOf(user)} holds no such role at this organization`);
+    if (!chosen)
+      throw new AppError("not_found", message("rostering:people.noSuchRole", { person: nameOf(user) }));
     const primaries = user.roles.filter((entry) => entry.roleType === "primary");
     const isAlreadySo =
       primaries.length === 1 &&
@@ -364,7 +372,11 @@ export async function makeRolePrimary(
       action: "role.primary",
       targetUserSourcedId: userId,
       orgSourcedId: chosen.org.sourcedId,
-      summary: `Made ${describe(input.role, chosen.org)} the primary role of ${nameOf(user)}`,
+      summary: message("rostering:changes.rolePrimary", {
+        role: input.role,
+        org: chosen.org.name,
+        person: nameOf(user),
+      }),
       details: { role: input.role, rosterRole: chosen.rosterRole },
       createdAt: now,
     });
@@ -394,11 +406,19 @@ export async function getRelationships(db: Database, userId: string): Promise<Re
 
 async function relationshipEnds(tx: Transaction, input: Relationship) {
   if (input.studentSourcedId === input.agentSourcedId)
-    throw new AppError("bad_request", "A person cannot be their own parent or guardian");
+    throw new AppError("bad_request", message("rostering:people.ownParent"));
   const student = await getManagedUser(tx, input.studentSourcedId).catch(() => null);
-  if (!student) throw new AppError("bad_request", `No active person has the id ${input.studentSourcedId}`);
+  if (!student)
+    throw new AppError(
+      "bad_request",
+      message("rostering:people.noActiveWithId", { personId: input.studentSourcedId }),
+    );
   const agent = await getManagedUser(tx, input.agentSourcedId).catch(() => null);
-  if (!agent) throw new AppError("bad_request", `No active person has the id ${input.agentSourcedId}`);
+  if (!agent)
+    throw new AppError(
+      "bad_request",
+      message("rostering:people.noActiveWithId", { personId: input.agentSourcedId }),
+    );
   return { student, agent };
 }
 
@@ -417,12 +437,12 @@ export async function linkAgent(db: Database, actor: Actor, input: Relationship,
 async function linkAgentIn(tx: Transaction, actor: Actor, input: Relationship, now: Date) {
   const { student, agent } = await relationshipEnds(tx, input);
   if (!student.roles.some((entry) => entry.role === "student"))
-    throw new AppError("bad_request", `${nameOf(student)} is not a student`);
+    throw new AppError("bad_request", message("rostering:people.notStudent", { person: nameOf(student) }));
   const kind = agentKind(agent);
   if (!kind)
     throw new AppError(
       "bad_request",
-      `${nameOf(agent)} is not a parent or guardian. Give them that role on the Users tab first.`,
+      message("rostering:people.notParentOrGuardian", { person: nameOf(agent) }),
     );
   const inserted = await queryRows(
     tx,
@@ -430,14 +450,21 @@ async function linkAgentIn(tx: Transaction, actor: Actor, input: Relationship, n
         on conflict do nothing returning user_sourced_id`,
   );
   if (!inserted.length)
-    throw new AppError("conflict", `${nameOf(agent)} is already linked to ${nameOf(student)}`);
+    throw new AppError(
+      "conflict",
+      message("rostering:people.alreadyLinked", { agent: nameOf(agent), student: nameOf(student) }),
+    );
   await touchUser(tx, student.sourcedId, now);
   await touchUser(tx, agent.sourcedId, now);
   await recordRosterChange(tx, {
     actorSourcedId: actor.realUser.sourcedId,
     action: "agent.link",
     targetUserSourcedId: student.sourcedId,
-    summary: `Linked ${nameOf(agent)} (${ROLE_DISPLAY_NAMES[kind].toLowerCase()}) to ${nameOf(student)}`,
+    summary: message("rostering:changes.agentLinked", {
+      agent: nameOf(agent),
+      kind,
+      student: nameOf(student),
+    }),
     details: { agentSourcedId: agent.sourcedId },
     createdAt: now,
   });
@@ -496,11 +523,7 @@ export async function decideGuardianLinkRequest(
           where id = ${requestId} and status = 'pending'
           returning student_sourced_id as "studentSourcedId", agent_sourced_id as "agentSourcedId"`,
     );
-    if (!request)
-      throw new AppError(
-        "not_found",
-        "No link request waits with this id. Someone may have decided it already.",
-      );
+    if (!request) throw new AppError("not_found", message("rostering:people.noLinkRequest"));
     if (decision === "approve") await linkAgentIn(tx, actor, request, now);
   });
 }
@@ -514,14 +537,17 @@ export async function unlinkAgent(db: Database, actor: Actor, input: Relationshi
           returning user_sourced_id`,
     );
     if (!deleted.length)
-      throw new AppError("not_found", `${nameOf(agent)} is not linked to ${nameOf(student)}`);
+      throw new AppError(
+        "not_found",
+        message("rostering:people.notLinked", { agent: nameOf(agent), student: nameOf(student) }),
+      );
     await touchUser(tx, student.sourcedId, now);
     await touchUser(tx, agent.sourcedId, now);
     await recordRosterChange(tx, {
       actorSourcedId: actor.realUser.sourcedId,
       action: "agent.unlink",
       targetUserSourcedId: student.sourcedId,
-      summary: `Unlinked ${nameOf(agent)} from ${nameOf(student)}`,
+      summary: message("rostering:changes.agentUnlinked", { agent: nameOf(agent), student: nameOf(student) }),
       details: { agentSourcedId: agent.sourcedId },
       createdAt: now,
     });

@@ -5,6 +5,7 @@ import { dashRoleOf } from "../../../shared/roles";
 import { type Database, queryRows } from "../../db/client";
 import { requireActiveRole } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
+import { message } from "../../lib/i18n";
 import { readQuery } from "../../lib/validation";
 import { classIdsInGuideReach, peopleIdsOfGuide, studentIdsInReach } from "./scope";
 
@@ -46,7 +47,7 @@ export function rosteringRoutes({ db }: AppDeps) {
   return new Hono<AppEnv>()
     .get("/users/viewable", async (c) => {
       // The people an administrator or Guide may view Dash as: anyone, or a Guide's students and their families.
-      const actor = requireActiveRole(c, ["administrator", "teacher"], "view Dash as another user");
+      const actor = requireActiveRole(c, ["administrator", "teacher"], message("rostering:actions.viewAs"));
       const page = readQuery(c, viewableUsersQuerySchema);
       const self = actor.realUser.sourcedId;
       const scope =
@@ -57,7 +58,11 @@ export function rosteringRoutes({ db }: AppDeps) {
     })
     .get("/classes/mine", async (c) => {
       // The classes a Guide teaches, or every class for an administrator: the class pickers' lists.
-      const actor = requireActiveRole(c, ["administrator", "teacher"], "list classes");
+      const actor = requireActiveRole(
+        c,
+        ["administrator", "teacher"],
+        message("rostering:actions.listClasses"),
+      );
       const scope =
         actor.activeRole === "administrator"
           ? sql`true`
@@ -78,7 +83,7 @@ export function rosteringRoutes({ db }: AppDeps) {
       return c.json({ success: true, data: classes });
     })
     .get("/parent/children", async (c) => {
-      const actor = requireActiveRole(c, ["parent", "guardian"], "see children");
+      const actor = requireActiveRole(c, ["parent", "guardian"], message("rostering:actions.seeChildren"));
       const children = await findPeople(db, sql`u.sourced_id in (${studentIdsInReach(actor)})`, {
         search: "",
         limit: 100,

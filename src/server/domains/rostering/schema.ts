@@ -141,8 +141,11 @@ export const guardianLinkRequests = pgTable(
 
 /**
  * Every change made to the roster from Dash's own pages (roles, parent links, organisations,
- * onboarding) and to people's passwords (links issued, passwords changed): who, what and when. Append-only; `summary` is written at the time, in words, so it
- * still reads right after names change.
+ * onboarding) and to people's passwords (links issued, passwords changed): who, what and when.
+ * Append-only; the summary is written at the time, so it still reads right after names change:
+ * `summary` in English words, and `summary_message` (the catalogue key and its values, when the
+ * change was recorded as one) to say it in the reader's language. Rows written before messages
+ * were stored have only the English.
  */
 export const rosterChanges = pgTable(
   "roster_changes",
@@ -155,6 +158,7 @@ export const rosterChanges = pgTable(
     targetUserSourcedId: text("target_user_sourced_id"),
     orgSourcedId: text("org_sourced_id"),
     summary: text("summary").notNull(),
+    summaryMessage: jsonb("summary_message").$type<{ key: string; values?: Record<string, unknown> }>(),
     details: jsonb("details").$type<Record<string, unknown>>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

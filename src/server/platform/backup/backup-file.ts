@@ -6,9 +6,11 @@ import { pipeline } from "node:stream/promises";
 import { sql } from "drizzle-orm";
 import yazl from "yazl";
 import { z } from "zod";
+import { DEFAULT_LANGUAGE } from "../../../shared/languages";
 import { type DatabaseHandle, openDatabase, queryRows } from "../../db/client";
 import { BACKUPS_DIR_NAME } from "../../db/data-dir-snapshot";
 import { AppError } from "../../lib/errors";
+import { message, translate } from "../../lib/i18n";
 import { openZipUpload, type UploadLimits } from "../../lib/uploads";
 import { SECRET_KEY_FILE_NAME } from "../../startup-checks";
 
@@ -69,9 +71,8 @@ export async function writeBackup(
   target: string,
 ): Promise<BackupWritten> {
   const folder = path.resolve(dataDir);
-  if (handle.kind !== "pglite") throw new AppError("bad_request", postgresBackupAdvice());
-  if (backupsInProgress.has(folder))
-    throw new AppError("conflict", "a backup is already being written; try again when it is done");
+  if (handle.kind !== "pglite") throw new AppError("bad_request", POSTGRES_BACKUP_ADVICE);
+  if (backupsInProgress.has(folder)) throw new AppError("conflict", message("common:backup.inProgress"));
   backupsInProgress.add(folder);
   const staging = path.join(folder, BACKUPS_DIR_NAME, `.staging-${randomUUID()}`);
   const partial = `${target}.partial-${randomUUID().slice(0, 8)}`;
@@ -112,12 +113,11 @@ export async function writeBackup(
   }
 }
 
+const POSTGRES_BACKUP_ADVICE = message("common:backup.usePostgresTools");
+
+/** How to back up a PostgreSQL database, for the command line (in English). */
 export function postgresBackupAdvice(): string {
-  return (
-    "Dash runs on PostgreSQL (DATABASE_URL is set): back it up with PostgreSQL's own tools, for example\n" +
-    '  pg_dump --format=custom --file=dash.dump "$DATABASE_URL"\n' +
-    'and restore with  pg_restore --no-owner --dbname="$DATABASE_URL" dash.dump  into an empty database'
-  );
+  return translate(POSTGRES_BACKUP_ADVICE, DEFAULT_LANGUAGE);
 }
 
 export interface BackupRestored {
@@ -132,26 +132,30 @@ export interface BackupRestored {
  */
 export async function restoreBackup(file: string, dataDir: string): Promise<BackupRestored> {
   const folder = path.resolve(dataDir);
-  if (!existsSync(file)) throw new AppError("not_found", `there is no file ${file}`);
+  if (!existsSync(file)) throw new AppError("not_found", message("common:backup.noFile", { file }));
   const existing = existsSync(folder) ? await readdir(folder) : null;
   if (existing && existing.length > 0)
-    throw new AppError(
-      "conflict",
-      `${folder} is not empty: restore into a new or empty folder (set DATA_DIR to it), never over a database`,
+    throw new AppError("conflict", message("common:backup.folderNotEmpty", { folder }));
+  const notBackup = (
+    why: "unreadable" | "noManifest" | "badManifest" | "foreignFile" | "doesNotOpen",
+    detail = "",
+  ) =>
+    new AppError(
+      "bad_request",
+      message("common:backup.notBackup", { file, why, detail, manifest: BACKUP_MANIFEST_NAME }),
     );
-  const notBackup = (why: string) => new AppError("bad_request", `${file} is not a Dash backup (${why})`);
 
   let archive: Awaited<ReturnType<typeof openZipUpload>>;
   try {
     archive = await openZipUpload(file, BACKUP_ARCHIVE_LIMITS);
   } catch (error) {
-    throw notBackup((error as Error).message);
+    throw notBackup("unreadable", (error as Error).message);
   }
   try {
     const [first, ...rest] = archive.files;
-    if (first?.path !== BACKUP_MANIFEST_NAME) throw notBackup(`it has no ${BACKUP_MANIFEST_NAME} first`);
+    if (first?.path !== BACKUP_MANIFEST_NAME) throw notBackup("noManifest");
     const parsed = manifestSchema.safeParse(safeJson(await readStream(await first.open())));
-    if (!parsed.success) throw notBackup(`its ${BACKUP_MANIFEST_NAME} is not one this version of Dash reads`);
+    if (!parsed.success) throw notBackup("badManifest");
     const manifest = parsed.data;
 
     await mkdir(folder, { recursive: true, mode: 0o700 });
@@ -165,13 +169,13 @@ export async function restoreBackup(file: string, dataDir: string): Promise<Back
           });
           continue;
         }
-        if (!entry.path.startsWith(`${DATABASE_FOLDER}/`)) throw notBackup(`it holds ${entry.path}`);
+        if (!entry.path.startsWith(`${DATABASE_FOLDER}/`)) throw notBackup("foreignFile", entry.path);
         const destination = insideFolder(folder, entry.path.slice(DATABASE_FOLDER.length + 1));
         await mkdir(path.dirname(destination), { recursive: true, mode: 0o700 });
         await pipeline(await entry.open(), createWriteStream(destination, { mode: 0o600 }));
       }
       const migrations = await countMigrations(folder).catch((error: Error) => {
-        throw notBackup(`its database does not open: ${error.message}`);
+        throw notBackup("doesNotOpen", error.message);
       });
       return { manifest, migrations };
     } catch (error) {
@@ -192,7 +196,7 @@ export async function restoreBackup(file: string, dataDir: string): Promise<Back
 function insideFolder(folder: string, relative: string): string {
   const resolved = path.resolve(folder, relative);
   if (!resolved.startsWith(`${folder}${path.sep}`))
-    throw new AppError("bad_request", `the backup names a path outside its folder: ${relative}`);
+    throw new AppError("bad_request", message("common:backup.pathOutside", { path: relative }));
   return resolved;
 }
 

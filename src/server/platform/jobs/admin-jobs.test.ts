@@ -59,6 +59,15 @@ describe("GET /api/admin/jobs and POST /api/admin/jobs/:name/run", () => {
       failed: 0,
     });
     expect(byName["privacy.retention"]?.schedule).toBe("Daily at 02:00 (UTC)");
+    const spanish = await t.request("/api/admin/jobs", {
+      cookie: admin,
+      headers: { "accept-language": "es" },
+    });
+    const inSpanish = jobListResponseSchema.parse(await spanish.json()).data;
+    expect(Object.fromEntries(inSpanish.map((job) => [job.name, job.schedule]))).toMatchObject({
+      "sessions.sweep": "Cada hora",
+      "privacy.retention": "Todos los días a las 02:00 (UTC)",
+    });
     const hour = 60 * 60_000;
     expect(byName["sessions.sweep"]?.nextRunAt).toBe(
       new Date((Math.floor(t.clock.now().getTime() / hour) + 1) * hour).toISOString(),
@@ -104,6 +113,15 @@ describe("GET /api/admin/jobs and POST /api/admin/jobs/:name/run", () => {
     const unknown = await t.request("/api/admin/jobs/reports.nightly/run", { method: "POST", cookie: admin });
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).message).toBe('No scheduled job is named "reports.nightly"');
+    const spanish = await t.request("/api/admin/jobs/reports.nightly/run", {
+      method: "POST",
+      cookie: admin,
+      headers: { "accept-language": "es" },
+    });
+    expect(await spanish.json()).toEqual({
+      code: "not_found",
+      message: 'No hay ninguna tarea programada llamada "reports.nightly"',
+    });
     const malformed = await t.request("/api/admin/jobs/Not%20A%20Job/run", { method: "POST", cookie: admin });
     expect(malformed.status).toBe(400);
     expect((await malformed.json()).code).toBe("validation_failed");

@@ -7,7 +7,8 @@ import {
 import { requireActiveRole } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
-import { readParams } from "../../lib/validation";
+import { message } from "../../lib/i18n";
+import { readParams, requestLanguage } from "../../lib/validation";
 
 const ADMIN = ["administrator"] as const;
 
@@ -15,13 +16,15 @@ const ADMIN = ["administrator"] as const;
 export function jobAdminRoutes({ jobs, logger }: AppDeps) {
   return new Hono<AppEnv>()
     .get("/", async (c) => {
-      requireActiveRole(c, ADMIN, "see the background jobs");
-      return c.json({ success: true, data: await jobs.overview() } satisfies JobListResponse);
+      requireActiveRole(c, ADMIN, message("common:jobs.actions.see"));
+      const data = await jobs.overview(requestLanguage(c));
+      return c.json({ success: true, data } satisfies JobListResponse);
     })
     .post("/:name/run", async (c) => {
-      const actor = requireActiveRole(c, ADMIN, "run a background job");
+      const actor = requireActiveRole(c, ADMIN, message("common:jobs.actions.run"));
       const { name } = readParams(c, jobNameParamSchema);
-      if (!jobs.isScheduled(name)) throw new AppError("not_found", `No scheduled job is named "${name}"`);
+      if (!jobs.isScheduled(name))
+        throw new AppError("not_found", message("common:jobs.notScheduled", { name }));
       // The job's row keeps who asked (requested_by); the log has it at once.
       const jobId = await jobs.runNow(name, actor.realUser.sourcedId);
       logger.info("job run requested", {

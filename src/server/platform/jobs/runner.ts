@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { type SQL, sql } from "drizzle-orm";
 import { JOB_NAME_PATTERN, type JobOutcome, type JobSummary } from "../../../shared/contracts/jobs";
+import { DEFAULT_LANGUAGE, type Language } from "../../../shared/languages";
 import { type Database, queryRows } from "../../db/client";
+import { type Message, translate } from "../../lib/i18n";
 import type { Logger } from "../../lib/logger";
 import {
   assertValidSchedule,
@@ -22,8 +24,8 @@ export interface JobContext {
 }
 
 export interface JobDefinition {
-  /** One sentence for the administrators' Operations page. */
-  description: string;
+  /** One sentence for the administrators' Operations page: a catalogue message, or a text said as it is. */
+  description: string | Message;
   handler: (context: JobContext) => Promise<void>;
   /** An attempt running longer fails (and is retried). */
   timeoutMs?: number;
@@ -344,8 +346,8 @@ export function createJobRunner(options: JobRunnerOptions) {
     return id;
   }
 
-  /** Every defined job with its schedule, latest run, counts and next run. */
-  async function overview(): Promise<JobSummary[]> {
+  /** Every defined job with its schedule, latest run, counts and next run, described in `language`. */
+  async function overview(language: Language = DEFAULT_LANGUAGE): Promise<JobSummary[]> {
     const names = [...definitions.keys()].sort();
     if (names.length === 0) return [];
     const rows = await queryRows<{
@@ -395,8 +397,8 @@ export function createJobRunner(options: JobRunnerOptions) {
       const nextRunAt = [nextQueued, nextScheduled].filter((value) => value !== null).sort()[0] ?? null;
       return {
         name,
-        description: (definitions.get(name) as JobDefinition).description,
-        schedule: when ? describeSchedule(when) : null,
+        description: translate((definitions.get(name) as JobDefinition).description, language),
+        schedule: when ? describeSchedule(when, language) : null,
         lastRun: row?.startedAt
           ? {
               startedAt: row.startedAt,

@@ -56,5 +56,9 @@ describe("job schedules", () => {
     expect(describeSchedule({ everyMs: 15 * 60_000 })).toBe("Every 15 minutes");
     expect(describeSchedule({ everyMs: 30_000 })).toBe("Every 30 seconds");
     expect(describeSchedule(paris)).toBe("Daily at 02:30 (Europe/Paris)");
+    expect(describeSchedule({ everyMs: 60_000 })).toBe("Every minute");
+    expect(describeSchedule({ everyMs: 6 * 60 * 60_000 }, "es")).toBe("Cada 6 horas");
+    expect(describeSchedule({ everyMs: 60_000 }, "es")).toBe("Cada minuto");
+    expect(describeSchedule(paris, "es")).toBe("Todos los días a las 02:30 (Europe/Paris)");
   });
 });

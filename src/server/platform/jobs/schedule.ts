@@ -1,4 +1,6 @@
+import { DEFAULT_LANGUAGE, type Language } from "../../../shared/languages";
 import { addDays, localDateOf, timeZoneOffsetMs } from "../../../shared/time-zone";
+import { type Message, message, translate } from "../../lib/i18n";
 
 /** How often a scheduled job runs: at a fixed interval (from the epoch), or once a day at a local time. */
 export type JobSchedule = { everyMs: number } | { dailyAt: string; timeZone: string };
@@ -44,13 +46,19 @@ export function nextOccurrenceAt(schedule: JobSchedule, now: Date): Date {
   return localInstant(addDays(latest.key, 1), schedule.dailyAt, schedule.timeZone);
 }
 
-export function describeSchedule(schedule: JobSchedule): string {
-  if ("dailyAt" in schedule) return `Daily at ${schedule.dailyAt} (${schedule.timeZone})`;
+/** "Every hour", "Daily at 02:00 (UTC)", in a language (English by default). */
+export function describeSchedule(schedule: JobSchedule, language: Language = DEFAULT_LANGUAGE): string {
+  return translate(scheduleMessage(schedule), language);
+}
+
+function scheduleMessage(schedule: JobSchedule): Message {
+  if ("dailyAt" in schedule)
+    return message("common:jobs.schedule.daily", { time: schedule.dailyAt, timeZone: schedule.timeZone });
   const minutes = schedule.everyMs / 60_000;
   if (minutes >= 60 && minutes % 60 === 0)
-    return minutes === 60 ? "Every hour" : `Every ${minutes / 60} hours`;
-  if (Number.isInteger(minutes)) return minutes === 1 ? "Every minute" : `Every ${minutes} minutes`;
-  return `Every ${schedule.everyMs / 1000} seconds`;
+    return message("common:jobs.schedule.hours", { hours: minutes / 60 });
+  if (Number.isInteger(minutes)) return message("common:jobs.schedule.minutes", { minutes });
+  return message("common:jobs.schedule.seconds", { seconds: schedule.everyMs / 1000 });
 }
 
 /** The instant a `yyyy-MM-dd` date shows `HH:MM` on the clocks of a timezone. */

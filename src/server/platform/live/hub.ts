@@ -2,6 +2,7 @@ import type { LiveEventData, LiveEventType } from "../../../shared/contracts/liv
 import type { AuthService } from "../../domains/auth/service";
 import { readSessionChange, SESSION_CHANGES_CHANNEL } from "../../domains/auth/service";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import type { Logger } from "../../lib/logger";
 import type { BusPayload, EventBus } from "../events/bus";
 
@@ -98,7 +99,7 @@ export function createLiveHub(options: { bus: EventBus; auth: AuthService; logge
     if (open >= MAX_LIVE_CONNECTIONS_PER_USER) {
       throw new AppError(
         "too_many_requests",
-        `At most ${MAX_LIVE_CONNECTIONS_PER_USER} live connections per person: close other Dash tabs`,
+        message("common:live.tooManyConnections", { max: MAX_LIVE_CONNECTIONS_PER_USER }),
       );
     }
     listeners.add(listener);

@@ -2,6 +2,7 @@ import cluster from "node:cluster";
 import { randomUUID } from "node:crypto";
 import { AggregatorRegistry } from "prom-client";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { metricsRegistry } from "./metrics";
 
 /**
@@ -49,14 +50,14 @@ export async function gatherMetrics(): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       process.off("message", onMessage);
-      reject(new AppError("busy", "The server's other processes did not send their metrics in time"));
+      reject(new AppError("busy", message("common:metrics.timedOut")));
     }, ASK_TIMEOUT_MS);
-    const onMessage = (message: unknown) => {
-      if (!isMetricsMessage(message) || message.type !== RESPONSE || message.id !== id) return;
+    const onMessage = (reply: unknown) => {
+      if (!isMetricsMessage(reply) || reply.type !== RESPONSE || reply.id !== id) return;
       clearTimeout(timer);
       process.off("message", onMessage);
-      if (message.text !== undefined) resolve(message.text);
-      else reject(new AppError("busy", `The server's metrics could not be gathered: ${message.error}`));
+      if (reply.text !== undefined) resolve(reply.text);
+      else reject(new AppError("busy", message("common:metrics.notGathered", { error: reply.error })));
     };
     process.on("message", onMessage);
     process.send?.({ type: REQUEST, id });

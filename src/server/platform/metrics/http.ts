@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { gatherMetrics, metricsContentType } from "./cluster";
 import { httpRequestDuration } from "./metrics";
 
@@ -43,7 +44,7 @@ export function metricsHandler(token: string | undefined) {
         ?.trim() ?? "";
     // Digests have one length, so the comparison takes the same time whatever was sent.
     if (!timingSafeEqual(digest(sent), expected))
-      throw new AppError("unauthenticated", "Send the metrics token as Authorization: Bearer");
+      throw new AppError("unauthenticated", message("common:metrics.sendToken"));
     c.header("Content-Type", metricsContentType);
     c.header("Cache-Control", "no-store");
     return c.body(await gatherMetrics());

@@ -1,4 +1,6 @@
+import { DEFAULT_LANGUAGE, type Language } from "../../../shared/languages";
 import { AppError } from "../../lib/errors";
+import { type Message, message, translate } from "../../lib/i18n";
 
 /**
  * The kinds of file Dash stores. Each use of the storage names the kinds it accepts; everything
@@ -13,7 +15,6 @@ interface KindInfo {
   /** Other names uploads declare this kind under (browsers and operating systems differ). */
   aliases: string[];
   extension: string;
-  label: string;
   isImage: boolean;
   /** The bytes a file of this kind starts with; text has none and is checked as UTF-8 instead. */
   signature: ((head: Uint8Array) => boolean) | null;
@@ -28,7 +29,6 @@ export const KINDS: Record<FileKind, KindInfo> = {
     contentType: "image/png",
     aliases: [],
     extension: "png",
-    label: "PNG image",
     isImage: true,
     signature: (head) => startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
   },
@@ -36,7 +36,6 @@ export const KINDS: Record<FileKind, KindInfo> = {
     contentType: "image/jpeg",
     aliases: ["image/jpg", "image/pjpeg"],
     extension: "jpg",
-    label: "JPEG image",
     isImage: true,
     signature: (head) => startsWith(head, [0xff, 0xd8, 0xff]),
   },
@@ -44,7 +43,6 @@ export const KINDS: Record<FileKind, KindInfo> = {
     contentType: "image/gif",
     aliases: [],
     extension: "gif",
-    label: "GIF image",
     isImage: true,
     signature: (head) => startsWith(head, ascii("GIF87a")) || startsWith(head, ascii("GIF89a")),
   },
@@ -52,7 +50,6 @@ export const KINDS: Record<FileKind, KindInfo> = {
     contentType: "image/webp",
     aliases: [],
     extension: "webp",
-    label: "WebP image",
     isImage: true,
     signature: (head) => startsWith(head, ascii("RIFF")) && startsWith(head, ascii("WEBP"), 8),
   },
@@ -60,7 +57,6 @@ export const KINDS: Record<FileKind, KindInfo> = {
     contentType: "application/pdf",
     aliases: [],
     extension: "pdf",
-    label: "PDF document",
     isImage: false,
     signature: (head) => startsWith(head, ascii("%PDF-")),
   },
@@ -68,7 +64,6 @@ export const KINDS: Record<FileKind, KindInfo> = {
     contentType: "text/plain; charset=utf-8",
     aliases: [],
     extension: "txt",
-    label: "plain text file",
     isImage: false,
     signature: null,
   },
@@ -77,7 +72,6 @@ export const KINDS: Record<FileKind, KindInfo> = {
     // What Windows browsers declare for a .csv when a spreadsheet program is installed.
     aliases: ["application/csv", "application/vnd.ms-excel"],
     extension: "csv",
-    label: "CSV file",
     isImage: false,
     signature: null,
   },
@@ -95,22 +89,66 @@ const SCRIPTABLE_TYPES = new Set([
 ]);
 const BINARY_KINDS = FILE_KINDS.filter((kind) => KINDS[kind].signature);
 
-const unsupported = (message: string) => new AppError("unsupported_media_type", message);
+/** Each kind's name ("PNG image") and the same with its article ("a PNG image"), in a message. */
+const KIND_NAMES: Record<FileKind, Message> = {
+  png: message("common:storage.kinds.png"),
+  jpeg: message("common:storage.kinds.jpeg"),
+  gif: message("common:storage.kinds.gif"),
+  webp: message("common:storage.kinds.webp"),
+  pdf: message("common:storage.kinds.pdf"),
+  text: message("common:storage.kinds.text"),
+  csv: message("common:storage.kinds.csv"),
+};
+const A_KIND: Record<FileKind, Message> = {
+  png: message("common:storage.aKind.png"),
+  jpeg: message("common:storage.aKind.jpeg"),
+  gif: message("common:storage.aKind.gif"),
+  webp: message("common:storage.aKind.webp"),
+  pdf: message("common:storage.aKind.pdf"),
+  text: message("common:storage.aKind.text"),
+  csv: message("common:storage.aKind.csv"),
+};
 
-const acceptedList = (accept: readonly FileKind[]) => accept.map((kind) => KINDS[kind].label).join(", ");
+/** The words that name kinds of file in a refusal, in one language. */
+interface KindWords {
+  /** "a PNG image" */
+  aKind: (kind: FileKind) => string;
+  /** "PNG image, JPEG image" */
+  list: (kinds: readonly FileKind[]) => string;
+}
+
+const kindWordsIn = (language: Language): KindWords => ({
+  aKind: (kind) => translate(A_KIND[kind], language),
+  list: (kinds) => kinds.map((kind) => translate(KIND_NAMES[kind], language)).join(", "),
+});
+
+/** A 415 whose message names kinds of file: the names are said in the reader's language too. */
+class UnsupportedFile extends AppError {
+  constructor(private readonly say: (words: KindWords) => Message) {
+    super("unsupported_media_type", say(kindWordsIn(DEFAULT_LANGUAGE)));
+  }
+
+  override toBody(language: Language = DEFAULT_LANGUAGE) {
+    return { ...super.toBody(language), message: translate(this.say(kindWordsIn(language)), language) };
+  }
+}
+
+const unsupported = (say: (words: KindWords) => Message) => new UnsupportedFile(say);
 
 /** The kind a declared content type names, when it is one the use accepts; else a 415. */
 export function declaredKind(contentType: string | undefined, accept: readonly FileKind[]): FileKind {
   const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-  if (SCRIPTABLE_TYPES.has(type))
-    throw unsupported("SVG images, HTML and XML files are not accepted: they can carry scripts");
+  if (SCRIPTABLE_TYPES.has(type)) throw unsupported(() => message("common:storage.scriptable"));
   const kind = FILE_KINDS.find((candidate) => {
     const info = KINDS[candidate];
     return info.contentType.split(";")[0] === type || info.aliases.includes(type);
   });
-  if (!type) throw unsupported(`The file's type is missing: send one of ${acceptedList(accept)}`);
+  if (!type)
+    throw unsupported(({ list }) => message("common:storage.typeMissing", { accepted: list(accept) }));
   if (!kind || !accept.includes(kind))
-    throw unsupported(`Files of type ${type} are not accepted here: send one of ${acceptedList(accept)}`);
+    throw unsupported(({ list }) =>
+      message("common:storage.typeNotAccepted", { type, accepted: list(accept) }),
+    );
   return kind;
 }
 
@@ -120,17 +158,18 @@ export function checkSignature(kind: FileKind, head: Uint8Array): void {
   if (signature) {
     if (signature(head)) return;
     const actual = BINARY_KINDS.find((other) => KINDS[other].signature?.(head));
-    throw unsupported(
+    throw unsupported(({ aKind }) =>
       actual
-        ? `The file is a ${KINDS[actual].label}, not a ${KINDS[kind].label} as declared`
-        : `The file is not a ${KINDS[kind].label}: its content does not match its declared type`,
+        ? message("common:storage.otherKind", { actual: aKind(actual), declared: aKind(kind) })
+        : message("common:storage.notDeclaredKind", { kind: aKind(kind) }),
     );
   }
   const actual = BINARY_KINDS.find((other) => KINDS[other].signature?.(head));
   if (actual)
-    throw unsupported(`The file is a ${KINDS[actual].label}, not a ${KINDS[kind].label} as declared`);
-  if (looksLikeMarkup(head))
-    throw unsupported("HTML, SVG and XML files are not accepted: they can carry scripts");
+    throw unsupported(({ aKind }) =>
+      message("common:storage.otherKind", { actual: aKind(actual), declared: aKind(kind) }),
+    );
+  if (looksLikeMarkup(head)) throw unsupported(() => message("common:storage.markup"));
 }
 
 /**
@@ -155,13 +194,13 @@ function looksLikeMarkup(head: Uint8Array): boolean {
  */
 export function textChecker(kind: FileKind): (chunk?: Uint8Array) => void {
   const decoder = new TextDecoder("utf-8", { fatal: true });
-  const label = KINDS[kind].label;
   return (chunk) => {
-    if (chunk?.includes(0)) throw unsupported(`The file is not a ${label}: it holds binary data`);
+    if (chunk?.includes(0))
+      throw unsupported(({ aKind }) => message("common:storage.binary", { kind: aKind(kind) }));
     try {
       decoder.decode(chunk, { stream: chunk !== undefined });
     } catch {
-      throw unsupported(`The file is not a ${label}: it is not valid UTF-8 text`);
+      throw unsupported(({ aKind }) => message("common:storage.notUtf8", { kind: aKind(kind) }));
     }
   };
 }

@@ -7,6 +7,7 @@ import { text } from "node:stream/consumers";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readEnv } from "../../env";
+import type { AppError } from "../../lib/errors";
 import { securityHeaders } from "../../lib/security-headers";
 import { startS3Server } from "../../test/s3-server";
 import { type FileKind, type FileStorage, fileResponse, fileStorageFromEnv } from "./index";
@@ -168,6 +169,18 @@ describe.each([
         "Files of type application/pdf are not accepted here: send one of PNG image, JPEG image, GIF image, WebP image",
     });
     await expect(put(storage, PNG, undefined as unknown as string)).rejects.toMatchObject({ status: 415 });
+    // The kinds are named in the reader's language too.
+    const refusal = (await put(storage, PDF, "application/pdf").catch((error) => error)) as AppError;
+    expect(refusal.toBody("es").message).toBe(
+      "Aquí no se aceptan archivos de tipo application/pdf: envíe uno de estos tipos: imagen PNG, imagen JPEG, imagen GIF, imagen WebP",
+    );
+    const mislabelled = (await put(storage, PDF, "text/plain", ["text"]).catch((error) => error)) as AppError;
+    expect(mislabelled.toBody("es").message).toBe(
+      "El archivo es un documento PDF, no un archivo de texto sin formato como se declaró",
+    );
+    expect(mislabelled.toBody("en").message).toBe(
+      "The file is a PDF document, not a plain text file as declared",
+    );
     await expect(put(storage, Buffer.alloc(0), "image/png")).rejects.toMatchObject({
       status: 400,
       message: "The file is empty",

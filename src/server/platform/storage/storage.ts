@@ -3,6 +3,7 @@ import { mkdir, open, rm } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
 import { formatBytes } from "../../lib/uploads";
 import {
   checkSignature,
@@ -137,7 +138,7 @@ async function stage(
       if (size > maxBytes)
         throw new AppError(
           "payload_too_large",
-          `The file is larger than the limit of ${formatBytes(maxBytes)}`,
+          message("common:storage.tooLarge", { limit: formatBytes(maxBytes) }),
         );
       if (head.length < SNIFF_BYTES) {
         head = Buffer.concat([head, bytes.subarray(0, SNIFF_BYTES - head.length)]);
@@ -147,7 +148,7 @@ async function stage(
       hash.update(bytes);
       await handle.write(bytes);
     }
-    if (size === 0) throw new AppError("bad_request", "The file is empty");
+    if (size === 0) throw new AppError("bad_request", message("common:storage.empty"));
     if (head.length < SNIFF_BYTES) checkSignature(kind, head);
     checkText?.();
     await handle.sync();
@@ -165,7 +166,7 @@ async function stage(
 export function createStorage(driver: StorageDriver, stagingDir: string): FileStorage {
   const requireKind = (key: string) => {
     const kind = kindOfKey(key);
-    if (!kind) throw new AppError("bad_request", "This is not a stored file's key");
+    if (!kind) throw new AppError("bad_request", message("common:storage.notAKey"));
     return kind;
   };
   return {

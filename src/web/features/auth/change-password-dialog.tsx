@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type AuthUser, WRONG_CURRENT_PASSWORD } from "../../../shared/contracts/auth";
+import type { AuthUser } from "../../../shared/contracts/auth";
 import { checkPassword } from "../../../shared/password-policy";
 import { Dialog, failureMessage } from "../../components/ui/dialog";
 import { buttonClass } from "../../components/ui/form";
@@ -14,11 +14,17 @@ interface Problems {
   form?: string;
 }
 
-/** Where the server's refusal belongs: beside the field it is about, or above the buttons. */
-function problemsOf(error: unknown, unreachable: string): Problems {
+/**
+ * Where the server's refusal belongs: beside the field it is about, or above the buttons. The
+ * field is the one its issues name (their words are in the shown language, so only the path tells).
+ */
+export function problemsOf(error: unknown, unreachable: string): Problems {
   if (!(error instanceof ApiRequestError)) return { form: failureMessage(error, unreachable) };
-  if (error.message === WRONG_CURRENT_PASSWORD) return { current: error.message };
-  if (error.status === 400) return { next: error.message };
+  if (error.status === 400) {
+    const current = error.issues.find((issue) => issue.path === "currentPassword");
+    if (current) return { current: current.message };
+    return { next: error.message };
+  }
   return { form: error.message };
 }
 

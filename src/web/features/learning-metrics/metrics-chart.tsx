@@ -52,7 +52,7 @@ export function MetricsChart({
     <div className="w-full text-slate-600 dark:text-slate-300">
       <div className="h-72 sm:h-80">
         <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={points} margin={{ top: 16, right: 8, bottom: 0, left: -8 }}>
+          <BarChart data={points} margin={{ top: 16, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid
               strokeDasharray="3 3"
               stroke="currentColor"

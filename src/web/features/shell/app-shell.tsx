@@ -43,6 +43,7 @@ export function AppShell({ auth, children }: { auth: AuthState; children: ReactN
       <div className="flex min-h-screen">
         <Sidebar
           auth={auth}
+          helpUrl={hasHelpButton ? auth.config.supportUrl : null}
           isOpen={isMenuOpen}
           onClose={() => setIsMenuOpen(false)}
           onChangePassword={changePassword}
@@ -50,6 +51,7 @@ export function AppShell({ auth, children }: { auth: AuthState; children: ReactN
         <div className="flex min-w-0 flex-1 flex-col">
           <Header
             auth={auth}
+            helpUrl={hasHelpButton ? auth.config.supportUrl : null}
             isDebug={isDebug}
             onOpenMenu={() => setIsMenuOpen(true)}
             onChangePassword={changePassword}
@@ -57,8 +59,7 @@ export function AppShell({ auth, children }: { auth: AuthState; children: ReactN
           <main
             id="main"
             tabIndex={-1}
-            // Room at the bottom so the floating help button never covers the last line.
-            className={`mx-auto w-full max-w-6xl flex-1 px-4 pt-6 sm:px-6 lg:px-8 ${hasHelpButton ? "pb-24" : "pb-6"}`}
+            className="mx-auto w-full max-w-6xl flex-1 px-4 pt-6 pb-6 sm:px-6 lg:px-8"
           >
             {children}
           </main>
@@ -66,18 +67,6 @@ export function AppShell({ auth, children }: { auth: AuthState; children: ReactN
       </div>
       {isChangingPassword && (
         <ChangePasswordDialog user={auth.realUser} onClose={() => setIsChangingPassword(false)} />
-      )}
-      {hasHelpButton && (
-        <a
-          href={auth.config.supportUrl}
-          target="_blank"
-          rel="noopener noreferrer"
-          // On a phone only its icon, in the corner, so that it hides as little of a page as it can.
-          className="fixed right-3 bottom-3 z-30 inline-flex size-12 items-center justify-center gap-2 rounded-full bg-blue-700 text-sm font-semibold text-white shadow-lg hover:bg-blue-800 sm:right-4 sm:bottom-4 sm:size-auto sm:px-5 sm:py-3"
-        >
-          <LifeBuoy aria-hidden="true" className="size-5" />
-          <span className="sr-only sm:not-sr-only">{t("help")}</span>
-        </a>
       )}
     </AuthProvider>
   );
@@ -99,11 +88,13 @@ function navigationFor(auth: AuthState) {
 
 function Sidebar({
   auth,
+  helpUrl,
   isOpen,
   onClose,
   onChangePassword,
 }: {
   auth: AuthState;
+  helpUrl: string | null;
   isOpen: boolean;
   onClose: () => void;
   onChangePassword: (() => void) | null;
@@ -156,65 +147,72 @@ function Sidebar({
         ref={nav}
         aria-label={t("mainNavigation")}
         // Closed on a phone, it is out of sight and out of the Tab order.
-        className={`${isOpen ? "translate-x-0" : "-translate-x-full max-lg:invisible"} fixed inset-y-0 left-0 z-40 w-64 shrink-0 overflow-y-auto border-r border-slate-200 bg-white px-3 py-4 lg:sticky lg:top-0 lg:h-screen lg:translate-x-0 motion-safe:transition-transform dark:border-slate-800 dark:bg-slate-900`}
+        className={`${isOpen ? "translate-x-0" : "-translate-x-full max-lg:invisible"} fixed inset-y-0 left-0 z-40 flex w-64 shrink-0 flex-col border-r border-slate-200 bg-white lg:sticky lg:top-0 lg:h-screen lg:translate-x-0 motion-safe:transition-transform dark:border-slate-800 dark:bg-slate-900`}
       >
-        <div className="mb-4 flex items-center justify-between px-2">
-          <Link to="/app" className="rounded-lg">
-            <Brand />
-          </Link>
-          <button
-            ref={closeButton}
-            type="button"
-            onClick={onClose}
-            className="rounded-lg px-2 py-1 text-sm text-slate-600 lg:hidden dark:text-slate-300"
-          >
-            {t("close")}
-          </button>
-        </div>
-        {sections.map((section) => (
-          <div key={section.group} className="mb-4">
-            <p className="px-3 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-              {t(`common:navGroups.${section.group}`)}
-            </p>
-            <ul>
-              {section.links.map((link) => (
-                <li key={link.to}>
-                  <Link
-                    to={link.to}
-                    activeOptions={{ exact: true }}
-                    className="block rounded-lg px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
-                    activeProps={{
-                      className:
-                        "bg-brand-50 font-semibold text-brand-700 dark:bg-slate-800 dark:text-brand-100",
-                      "aria-current": "page",
-                    }}
-                  >
-                    {t(`common:pages.${link.path}.title`)}
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ))}
-        {/* A phone's header has no room for these: there they are in this menu. */}
-        <div className="mb-4 border-t border-slate-200 pt-3 sm:hidden dark:border-slate-800">
-          <p className="px-3 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-            {t("account")}
-          </p>
-          <OwnLanguageSelect className="px-3 py-1.5" />
-          {onChangePassword && (
+        <div className="min-h-0 flex-1 overflow-y-auto px-3 py-4">
+          <div className="mb-4 flex items-center justify-between px-2">
+            <Link to="/app" className="rounded-lg">
+              <Brand />
+            </Link>
             <button
+              ref={closeButton}
               type="button"
-              onClick={() => {
-                onClose();
-                onChangePassword();
-              }}
-              className="block w-full rounded-lg px-3 py-1.5 text-left text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
+              onClick={onClose}
+              className="rounded-lg px-2 py-1 text-sm text-slate-600 lg:hidden dark:text-slate-300"
             >
-              {t("changePassword")}
+              {t("close")}
             </button>
-          )}
+          </div>
+          {sections.map((section) => (
+            <div key={section.group} className="mb-4">
+              <p className="px-3 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+                {t(`common:navGroups.${section.group}`)}
+              </p>
+              <ul>
+                {section.links.map((link) => (
+                  <li key={link.to}>
+                    <Link
+                      to={link.to}
+                      activeOptions={{ exact: true }}
+                      className="block rounded-lg px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
+                      activeProps={{
+                        className:
+                          "bg-brand-50 font-semibold text-brand-700 dark:bg-slate-800 dark:text-brand-100",
+                        "aria-current": "page",
+                      }}
+                    >
+                      {t(`common:pages.${link.path}.title`)}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+          {/* A phone's header has no room for these: there they are in this menu. */}
+          <div className="mb-4 border-t border-slate-200 pt-3 sm:hidden dark:border-slate-800">
+            <p className="px-3 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+              {t("account")}
+            </p>
+            <OwnLanguageSelect className="px-3 py-1.5" />
+            {onChangePassword && (
+              <button
+                type="button"
+                onClick={() => {
+                  onClose();
+                  onChangePassword();
+                }}
+                className="block w-full rounded-lg px-3 py-1.5 text-left text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
+              >
+                {t("changePassword")}
+              </button>
+            )}
+          </div>
         </div>
+        {helpUrl && (
+          <div className="hidden border-t border-slate-200 p-3 lg:block dark:border-slate-800">
+            <HelpLink href={helpUrl} where="sidebar" />
+          </div>
+        )}
       </nav>
     </>
   );
@@ -222,11 +220,13 @@ function Sidebar({
 
 function Header({
   auth,
+  helpUrl,
   isDebug,
   onOpenMenu,
   onChangePassword,
 }: {
   auth: AuthState;
+  helpUrl: string | null;
   isDebug: boolean;
   onOpenMenu: () => void;
   onChangePassword: (() => void) | null;
@@ -253,9 +253,33 @@ function Header({
         {auth.availableRoles.length > 1 && <RoleSwitcher auth={auth} />}
         <OwnLanguageSelect className="hidden sm:flex" />
         <ThemeSwitcher />
+        {helpUrl && <HelpLink href={helpUrl} where="header" />}
         <UserMenu auth={auth} onChangePassword={onChangePassword} />
       </div>
     </header>
+  );
+}
+
+/**
+ * "Get Help & Support", always in reach and never over the page: fixed at the foot of the sidebar
+ * on a wide screen, in the header where there is no sidebar.
+ */
+function HelpLink({ href, where }: { href: string; where: "sidebar" | "header" }) {
+  const { t } = useTranslation("shell");
+  const place =
+    where === "sidebar"
+      ? "flex w-full justify-center px-5 py-3 shadow-md"
+      : "inline-flex size-10 shrink-0 justify-center lg:hidden";
+  return (
+    <a
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      className={`${place} items-center gap-2 rounded-full bg-blue-700 text-sm font-semibold text-white hover:bg-blue-800`}
+    >
+      <LifeBuoy aria-hidden="true" className="size-5 shrink-0" />
+      <span className={where === "header" ? "sr-only" : undefined}>{t("help")}</span>
+    </a>
   );
 }
 
@@ -363,7 +387,7 @@ function UserMenu({ auth, onChangePassword }: { auth: AuthState; onChangePasswor
           queryClient.clear();
           window.location.assign("/login");
         }}
-        className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-semibold hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800"
+        className="whitespace-nowrap rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-semibold hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800"
       >
         {t("signOut")}
       </button>

@@ -16,7 +16,8 @@ import { apiFetch } from "../../lib/http";
 
 export const xpKeys = {
   all: ["xp"] as const,
-  history: (studentId: string, limit: number) => ["xp", "history", studentId, limit] as const,
+  history: (studentId: string, limit: number, offset: number) =>
+    ["xp", "history", studentId, limit, offset] as const,
   day: (studentId: string, date: string | undefined) => ["xp", "day", studentId, date ?? "today"] as const,
   studentSearch: (search: string) => ["users", "viewable", "students", search] as const,
   held: (status: HeldEventStatus | "all") => ["xp", "held", status] as const,
@@ -37,12 +38,12 @@ export const studentSearchQuery = (search: string) =>
     staleTime: 30_000,
   });
 
-export const xpHistoryQuery = (studentId: string, limit = 20) =>
+export const xpHistoryQuery = (studentId: string, limit: number, offset: number) =>
   queryOptions({
-    queryKey: xpKeys.history(studentId, limit),
+    queryKey: xpKeys.history(studentId, limit, offset),
     queryFn: ({ signal }) =>
       apiFetch(
-        `/api/xp/history?${new URLSearchParams({ studentId, limit: String(limit) })}`,
+        `/api/xp/history?${new URLSearchParams({ studentId, limit: String(limit), offset: String(offset) })}`,
         xpHistoryResponseSchema,
         { signal },
       ),

@@ -147,7 +147,7 @@ function HeldEventRow({
         {xpAmount(event.xp, { exact: true })}
       </td>
       <td className="py-3 pr-4 first-letter:uppercase">
-        {event.heldReason.replace(/^Held for review: /, "")}
+        {withoutPrefix(event.heldReason, t("held.reasonPrefix"))}
       </td>
       <td className="py-3 pr-4">
         <span
@@ -271,4 +271,9 @@ function DecisionDialog({
       </form>
     </Dialog>
   );
+}
+
+/** The reason without the "Held for review: " the column's heading already says. */
+function withoutPrefix(reason: string, prefix: string): string {
+  return reason.startsWith(prefix) ? reason.slice(prefix.length) : reason;
 }

@@ -1,9 +1,12 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type { TFunction } from "i18next";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { buttonClass } from "../../components/ui/form";
-import { dayLabel, formatExactXp, formatXp } from "../../lib/format";
+import type { XpHistoryEntry } from "../../../shared/contracts/activity";
+import { Pager } from "../../components/ui/pager";
+import { dayLabel, formatExactXp, formatPercent, formatXp } from "../../lib/format";
 import { i18next } from "../../lib/i18n";
+import { useAuth } from "../auth/use-auth";
 import { xpHistoryQuery } from "./api";
 
 const PAGE = 20;
@@ -24,11 +27,44 @@ export function amountClass(amount: number): string {
   return "text-slate-600 dark:text-slate-300";
 }
 
+/**
+ * What an entry from learning means, in a sentence a child reads ("Great job: 16 XP for Contractions
+ * on your first try, with 87% right."), where staff read the rule's arithmetic.
+ */
+export function xpSentence(entry: XpHistoryEntry, t: TFunction<"xp">): string {
+  const activity = entry.activity;
+  if (entry.source !== "activity" || !activity) return entry.reason;
+  const values = {
+    xp: xpAmount(entry.amount),
+    activity: activity.name ?? t("history.sentence.thisActivity"),
+    attempt: activity.attempt,
+    accuracy: formatPercent(
+      activity.totalQuestions ? activity.correctQuestions / activity.totalQuestions : 0,
+    ),
+  };
+  const isRetry = activity.attempt > 1;
+  const isPerfect = activity.correctQuestions === activity.totalQuestions;
+  const sentence =
+    activity.totalQuestions === 0
+      ? t("history.sentence.noQuestions", values)
+      : entry.amount <= 0 && activity.correctQuestions < activity.totalQuestions
+        ? t("history.sentence.notYet", values)
+        : t(`history.sentence.${isPerfect ? "perfect" : "passed"}${isRetry ? "Retry" : "First"}`, values);
+  const tips = [
+    activity.wasteSeconds > 0 && entry.amount > 0 ? t("history.sentence.focusTip") : null,
+    activity.antiPatternSeconds > 0 ? t("history.sentence.rushed") : null,
+  ];
+  return [sentence, ...tips].filter(Boolean).join(" ");
+}
+
 /** A student's XP entries, newest first, each with its reason and who gave manual ones. */
 export function XpHistoryList({ studentId, headingId }: { studentId: string; headingId?: string }) {
   const { t } = useTranslation("xp");
-  const [limit, setLimit] = useState(PAGE);
-  const history = useQuery({ ...xpHistoryQuery(studentId, limit), placeholderData: keepPreviousData });
+  const { activeRole } = useAuth();
+  // Students (and those viewing as one) read sentences; staff read how each figure was computed.
+  const inSentences = activeRole === "student";
+  const [offset, setOffset] = useState(0);
+  const history = useQuery({ ...xpHistoryQuery(studentId, PAGE, offset), placeholderData: keepPreviousData });
 
   if (history.isError)
     return (
@@ -52,7 +88,7 @@ export function XpHistoryList({ studentId, headingId }: { studentId: string; hea
               {xpAmount(entry.amount, { signed: true })}
             </span>
             <div className="min-w-0 flex-1">
-              <p className="break-words">{entry.reason}</p>
+              <p className="break-words">{inSentences ? xpSentence(entry, t) : entry.reason}</p>
               <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">
                 {[
                   entry.subject,
@@ -68,16 +104,13 @@ export function XpHistoryList({ studentId, headingId }: { studentId: string; hea
           </li>
         ))}
       </ul>
-      {entries.length >= limit && (
-        <button
-          type="button"
-          onClick={() => setLimit(limit + PAGE)}
-          disabled={history.isFetching}
-          className={buttonClass("secondary", "mt-3")}
-        >
-          {history.isFetching ? t("loading") : t("history.showMore")}
-        </button>
-      )}
+      <Pager
+        offset={offset}
+        limit={PAGE}
+        total={history.data.total}
+        onChange={setOffset}
+        label={t("history.pagerLabel")}
+      />
     </>
   );
 }

@@ -146,7 +146,7 @@ function StudentXp({ student, isSelf }: { student: PickedStudent; isSelf: boolea
                 className="mt-4 h-64 text-slate-600 sm:h-72 dark:text-slate-300"
               >
                 <ResponsiveContainer width="100%" height="100%">
-                  <BarChart data={days} margin={{ top: 8, right: 4, bottom: 0, left: -16 }}>
+                  <BarChart data={days} margin={{ top: 8, right: 4, bottom: 0, left: 0 }}>
                     <CartesianGrid vertical={false} stroke="currentColor" strokeOpacity={0.15} />
                     <XAxis
                       dataKey="date"

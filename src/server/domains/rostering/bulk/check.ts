@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { ImportFileSummary } from "../../../../shared/contracts/roster-bulk";
 import { dashRoleOf } from "../../../../shared/roles";
 import { type Database, queryRows } from "../../../db/client";
+import { message } from "../../../lib/i18n";
 import { CsvSyntaxError, readCsvRecords } from "../../../lib/uploads";
 import { type Header, RowReader, readHeader } from "./fields";
 import { MANIFEST, readManifest } from "./manifest";
@@ -75,16 +76,16 @@ export async function checkRosterSet(
   const csvEntries = new Map<string, SourceEntry>();
   for (const entry of source.entries) {
     if (!entry.name.toLowerCase().endsWith(".csv")) {
-      problems.warning({ file: entry.name }, "Not a CSV file: skipped");
+      problems.warning({ file: entry.name }, message("rostering:bulk.notCsv"));
       continue;
     }
     const lower = entry.name.toLowerCase();
-    if (csvEntries.has(lower)) problems.error({ file: entry.name }, "Two files of the set have this name");
+    if (csvEntries.has(lower)) problems.error({ file: entry.name }, message("rostering:bulk.sameName"));
     csvEntries.set(lower, entry);
   }
   const manifestEntry = csvEntries.get(MANIFEST);
   if (!manifestEntry) {
-    problems.error({ file: MANIFEST }, "The set has no manifest.csv, which says how to read each file");
+    problems.error({ file: MANIFEST }, message("rostering:bulk.noManifest"));
     return { version: null, files: [], summaries: [], ids: new RosterIds(db, new Map()), emailReleases: [] };
   }
   const manifest = await readManifest(manifestEntry, problems);
@@ -98,7 +99,7 @@ export async function checkRosterSet(
     if (!entry) {
       problems.error(
         { file: MANIFEST, line, column: "value" },
-        `file.${file} is ${mode} but the set has no ${fileNameOf(file)}`,
+        message("rostering:bulk.fileMissing", { file, mode, fileName: fileNameOf(file) }),
       );
       continue;
     }
@@ -117,27 +118,35 @@ export async function checkRosterSet(
       const suggestion = closestName(entry.name.replace(/\.csv$/i, ""), [...STORED_FILES, ...SKIPPED_FILES]);
       problems.warning(
         { file: entry.name },
-        `Not a OneRoster file${suggestion ? ` (did you mean ${fileNameOf(suggestion)}?)` : ""}: skipped`,
+        suggestion
+          ? message("rostering:bulk.notOneRosterFileSuggestion", { suggestion: fileNameOf(suggestion) })
+          : message("rostering:bulk.notOneRosterFile"),
       );
       summaries.push(emptySummary(entry.name, "skipped"));
       continue;
     }
     if (entry.name !== fileNameOf(file)) {
-      problems.warning({ file: entry.name }, `The file name is read as ${fileNameOf(file)}`);
+      problems.warning(
+        { file: entry.name },
+        message("rostering:bulk.fileNameReadAs", { fileName: fileNameOf(file) }),
+      );
     }
     const plannedFile = planned.get(file as StoredFile);
     if (plannedFile) continue;
     const mode = manifest.files.get(file)?.mode;
     if (mode === "bulk" || mode === "delta") {
-      problems.warning({ file: entry.name }, `Dash does not store ${fileNameOf(file)}: skipped`);
+      problems.warning(
+        { file: entry.name },
+        message("rostering:bulk.notStored", { fileName: fileNameOf(file) }),
+      );
       await describeSkippedColumns(entry, file, problems);
       summaries.push(emptySummary(entry.name, "skipped"));
     } else {
       problems.warning(
         { file: entry.name },
         mode === "absent"
-          ? `The manifest says file.${file} is absent: the file is not read`
-          : `The manifest does not name file.${file}: the file is not read`,
+          ? message("rostering:bulk.manifestSaysAbsent", { file })
+          : message("rostering:bulk.manifestDoesNotName", { file }),
       );
       await describeSkippedColumns(entry, file, problems);
       summaries.push(emptySummary(entry.name, "absent"));
@@ -190,7 +199,7 @@ async function describeSkippedColumns(entry: SourceEntry, file: RosterFile, prob
   if (lookalike) {
     problems.warning(
       { file: entry.name, line: 1 },
-      `Its columns are those of ${fileNameOf(lookalike)}, not of ${fileNameOf(file)}: is it misnamed?`,
+      message("rostering:bulk.misnamed", { lookalike: fileNameOf(lookalike), fileName: fileNameOf(file) }),
     );
   }
 }
@@ -257,7 +266,13 @@ class SetChecker {
         if (!parsed) continue;
         const earlier = lines.get(parsed.sourcedId);
         if (earlier !== undefined) {
-          row.error("sourcedId", `${parsed.sourcedId} appears twice (first on line ${Math.abs(earlier)})`);
+          row.error(
+            "sourcedId",
+            message("rostering:bulk.idTwice", {
+              sourcedId: parsed.sourcedId,
+              line: String(Math.abs(earlier)),
+            }),
+          );
           continue;
         }
         lines.set(parsed.sourcedId, parsed.isRemoval ? -record.line : record.line);
@@ -279,7 +294,7 @@ class SetChecker {
     }
     if (!header) {
       this.ids.unreadable.add(file);
-      this.problems.error({ file: entry.name, line: 1 }, "The file is empty: it has no header");
+      this.problems.error({ file: entry.name, line: 1 }, message("rostering:bulk.emptyFile"));
       return;
     }
     for (const { reference, line } of deferred) {
@@ -299,7 +314,7 @@ class SetChecker {
     if (hasV1p1Roles && this.planned.has("roles")) {
       this.problems.error(
         { file: entry.name, line: 1, column: "role" },
-        "users.csv has a role column (OneRoster 1.1) and the set also has roles.csv: roles must come from one of them",
+        message("rostering:bulk.rolesTwoWays"),
       );
     }
     return header;
@@ -314,7 +329,11 @@ class SetChecker {
         if (owner)
           row.error(
             "email",
-            `${parsed.values.email} is also the email of ${owner.userId} (line ${owner.line})`,
+            message("rostering:bulk.emailInFile", {
+              email: parsed.values.email,
+              userId: owner.userId,
+              line: String(owner.line),
+            }),
           );
         else this.emailOwners.set(email, { userId: parsed.sourcedId, line: row.line });
       }
@@ -328,7 +347,12 @@ class SetChecker {
       if (earlier !== undefined) {
         row.error(
           "role",
-          `User ${parsed.key.userSourcedId} has the role ${parsed.key.role} at ${parsed.key.orgSourcedId} twice (first on line ${earlier})`,
+          message("rostering:bulk.roleTwice", {
+            userId: parsed.key.userSourcedId,
+            role: parsed.key.role,
+            orgId: parsed.key.orgSourcedId,
+            line: String(earlier),
+          }),
         );
       } else {
         this.roleKeys.set(key, row.line);
@@ -367,7 +391,7 @@ class SetChecker {
       }
       this.problems.error(
         { file: planned.entry.name, line: claimant.line, column: "email" },
-        `${email} is already the email of user ${id} in Dash`,
+        message("rostering:bulk.emailInDash", { email, userId: id }),
       );
     }
     return releases;
@@ -380,7 +404,7 @@ class SetChecker {
     if (!this.ids.isLive("users", userId)) {
       this.problems.error(
         { file: usersFile?.entry.name ?? "users.csv", line: lineOf(this.ids.linesOf("users").get(userId)) },
-        `This import would remove your own account (${userId}): add it to users.csv as active, or import the users as a delta`,
+        message("rostering:bulk.removesOwnAccount", { userId }),
       );
       return;
     }
@@ -411,7 +435,7 @@ class SetChecker {
     if (!roles.some((role) => dashRoleOf(role.role) === "administrator")) {
       this.problems.error(
         { file: rolesFile?.entry.name ?? usersFile?.entry.name ?? "roles.csv" },
-        `This import would take away your own administrator role (${userId}): keep it in the set, or import the roles as a delta`,
+        message("rostering:bulk.removesOwnAdministratorRole", { userId }),
       );
     }
   }

@@ -1,3 +1,4 @@
+import { type Message, message } from "../../../lib/i18n";
 import type { ProblemLog } from "./problems";
 import { closestName, EXTENSION_VALUE, METADATA_PREFIX, VOCABULARY, type Vocabulary } from "./spec";
 
@@ -32,13 +33,16 @@ export function readHeader(
     header.names.push(null);
     if (name === "") {
       header.unnamed.push(position);
-      problems.warning(place(null), `Column ${position + 1} has no name: its values are not read`);
+      problems.warning(
+        place(null),
+        message("rostering:bulk.columnUnnamed", { position: String(position + 1) }),
+      );
       return;
     }
     if (name.toLowerCase().startsWith(METADATA_PREFIX)) {
       const key = name.slice(METADATA_PREFIX.length);
       if (!key || header.metadata.has(key))
-        problems.error(place(name), `Column ${name} is empty or repeated`);
+        problems.error(place(name), message("rostering:bulk.metadataColumnBad", { name }));
       else header.metadata.set(key, position);
       return;
     }
@@ -49,13 +53,16 @@ export function readHeader(
       const suggestion = closestName(name, options.known);
       problems.error(
         place(name),
-        `Unknown column ${name}${suggestion ? `: did you mean ${suggestion}?` : ""} (extension columns start with ${METADATA_PREFIX})`,
+        suggestion
+          ? message("rostering:bulk.unknownColumnSuggestion", { name, suggestion, prefix: METADATA_PREFIX })
+          : message("rostering:bulk.unknownColumn", { name, prefix: METADATA_PREFIX }),
       );
       return;
     }
-    if (standard !== name) problems.warning(place(name), `Column ${name} is read as ${standard}`);
+    if (standard !== name)
+      problems.warning(place(name), message("rostering:bulk.columnReadAs", { name, standard }));
     if (header.index.has(standard)) {
-      problems.error(place(name), `Column ${standard} appears twice`);
+      problems.error(place(name), message("rostering:bulk.columnTwice", { name: standard }));
       return;
     }
     header.index.set(standard, position);
@@ -64,7 +71,7 @@ export function readHeader(
   for (const column of options.required) {
     if (!header.index.has(column)) {
       header.isUsable = false;
-      problems.error(place(column), `The required column ${column} is missing`);
+      problems.error(place(column), message("rostering:bulk.requiredColumnMissing", { column }));
     }
   }
   return header;
@@ -109,24 +116,30 @@ export class RowReader {
       if ((fields[position] ?? "").trim() !== "") {
         this.error(
           null,
-          `A value (${fields[position]}) stands under column ${position + 1}, which has no name`,
+          message("rostering:bulk.valueUnderUnnamed", {
+            value: fields[position],
+            position: String(position + 1),
+          }),
         );
       }
     }
     if (fields.length > header.names.length) {
       this.error(
         null,
-        `The line has ${fields.length} fields but the header has ${header.names.length} columns`,
+        message("rostering:bulk.tooManyFields", {
+          fields: String(fields.length),
+          columns: String(header.names.length),
+        }),
       );
     }
   }
 
-  error(column: string | null, message: string): void {
-    this.problems.error({ file: this.file, line: this.line, column }, message);
+  error(column: string | null, problem: Message): void {
+    this.problems.error({ file: this.file, line: this.line, column }, problem);
   }
 
-  warning(column: string | null, message: string): void {
-    this.problems.warning({ file: this.file, line: this.line, column }, message);
+  warning(column: string | null, problem: Message): void {
+    this.problems.warning({ file: this.file, line: this.line, column }, problem);
   }
 
   has(column: string): boolean {
@@ -142,7 +155,7 @@ export class RowReader {
   text(column: string, options: { required?: boolean } = {}): string | null {
     const value = this.raw(column);
     if (value !== "") return value;
-    if (options.required) this.error(column, `${column} is required`);
+    if (options.required) this.error(column, message("rostering:bulk.required", { column }));
     return null;
   }
 
@@ -156,16 +169,19 @@ export class RowReader {
     const standard = standardSpelling(vocabulary, value);
     if (standard === value) return value;
     if (standard) {
-      this.warning(column, `${value} is read as ${standard} (the standard spelling)`);
+      this.warning(column, message("rostering:bulk.standardSpelling", { value, standard }));
       return standard;
     }
     if (options.allowExtension && EXTENSION_VALUE.test(value)) return value;
-    const allowed = `${VOCABULARY[vocabulary].join(", ")}${options.allowExtension ? " or ext:…" : ""}`;
+    const allowed = {
+      allowed: VOCABULARY[vocabulary].join(", "),
+      extension: options.allowExtension ? "yes" : "no",
+    };
     if (options.openEnded) {
-      this.warning(column, `${value} is not a OneRoster value (${allowed}); it is kept as written`);
+      this.warning(column, message("rostering:bulk.notOneRosterValue", { value, ...allowed }));
       return value;
     }
-    this.error(column, `${value} is not one of ${allowed}`);
+    this.error(column, message("rostering:bulk.notOneOf", { value, ...allowed }));
     return null;
   }
 
@@ -174,7 +190,7 @@ export class RowReader {
     const value = this.text(column, options);
     if (value === null) return null;
     if (isCalendarDate(value)) return value;
-    this.error(column, `${value} is not a date in the form YYYY-MM-DD`);
+    this.error(column, message("rostering:bulk.notDate", { value }));
     return null;
   }
 
@@ -191,10 +207,10 @@ export class RowReader {
       return value;
     }
     if (isCalendarDate(value)) {
-      this.warning(column, "A date without a time is read as midnight UTC");
+      this.warning(column, message("rostering:bulk.dateAsMidnight"));
       return `${value}T00:00:00Z`;
     }
-    this.error(column, `${value} is not an ISO 8601 date and time such as 2024-08-15T13:45:00.000Z`);
+    this.error(column, message("rostering:bulk.notDateTime", { value }));
     return null;
   }
 
@@ -204,7 +220,7 @@ export class RowReader {
     const lower = value.toLowerCase();
     if (lower === "true") return true;
     if (lower === "false") return false;
-    this.error(column, `${value} is not true or false`);
+    this.error(column, message("rostering:bulk.notBoolean", { value }));
     return null;
   }
 
@@ -214,7 +230,8 @@ export class RowReader {
       .split(",")
       .map((item) => item.trim())
       .filter((item) => item !== "");
-    if (items.length === 0 && options.required) this.error(column, `${column} is required`);
+    if (items.length === 0 && options.required)
+      this.error(column, message("rostering:bulk.required", { column }));
     return items;
   }
 
@@ -224,10 +241,10 @@ export class RowReader {
       const standard = standardSpelling("grade", grade);
       if (standard === grade || EXTENSION_VALUE.test(grade)) return grade;
       if (standard) {
-        this.warning(column, `Grade ${grade} is read as ${standard}`);
+        this.warning(column, message("rostering:bulk.gradeReadAs", { grade, standard }));
         return standard;
       }
-      this.warning(column, `Grade ${grade} is not a CEDS grade code (KG, 01…12, PK…); it is kept as written`);
+      this.warning(column, message("rostering:bulk.notCedsGrade", { grade }));
       return grade;
     });
   }

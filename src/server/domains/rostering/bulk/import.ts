@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { ImportProgress, ImportReport } from "../../../../shared/contracts/roster-bulk";
+import type { Language } from "../../../../shared/languages";
 import type { Database } from "../../../db/client";
 import { applyRosterSet } from "./apply";
 import { checkRosterSet } from "./check";
@@ -14,6 +15,8 @@ export interface ImportOptions {
   strict?: boolean;
   /** The administrator importing over HTTP: the import must not lock them out. */
   protectUserId?: string;
+  /** The language the report's problems are said in (English by default). */
+  language?: Language;
   onProgress?: (progress: ImportProgress) => void;
 }
 
@@ -67,7 +70,7 @@ export async function importRosterSet(
     files: plan.summaries,
     errorCount: problems.errorCount,
     warningCount: problems.warningCount,
-    problems: problems.list(),
+    problems: problems.list(options.language),
     truncated: problems.isTruncated,
     durationMs: Math.round(performance.now() - started),
   };

@@ -1,3 +1,4 @@
+import { message } from "../../../lib/i18n";
 import { type CsvRecord, CsvSyntaxError, readCsvRecords } from "../../../lib/uploads";
 import { standardSpelling } from "./fields";
 import type { ProblemLog } from "./problems";
@@ -29,7 +30,7 @@ export async function readManifest(entry: SourceEntry, problems: ProblemLog): Pr
   const [header, ...rows] = records;
   const names = header?.fields.map((field) => field.trim().toLowerCase());
   if (names?.[0] !== "propertyname" || names[1] !== "value") {
-    problems.error(place(1), "The header of manifest.csv must be propertyName,value");
+    problems.error(place(1), message("rostering:bulk.manifestHeader"));
     return manifest;
   }
   const seen = new Map<string, number>();
@@ -38,7 +39,10 @@ export async function readManifest(entry: SourceEntry, problems: ProblemLog): Pr
     const value = (fields[1] ?? "").trim();
     const earlier = seen.get(property.toLowerCase());
     if (earlier !== undefined) {
-      problems.error(place(line, "propertyName"), `${property} is given twice (first on line ${earlier})`);
+      problems.error(
+        place(line, "propertyName"),
+        message("rostering:bulk.propertyTwice", { property, line: String(earlier) }),
+      );
       continue;
     }
     seen.set(property.toLowerCase(), line);
@@ -47,7 +51,11 @@ export async function readManifest(entry: SourceEntry, problems: ProblemLog): Pr
     } else if (property.toLowerCase() === "oneroster.version") {
       if (/^1\.1(\.\d+)?$/.test(value)) manifest.version = "1.1";
       else if (/^1\.2(\.\d+)?$/.test(value)) manifest.version = "1.2";
-      else problems.error(place(line, "value"), `oneroster.version ${value || "(empty)"} is not 1.1 or 1.2`);
+      else
+        problems.error(
+          place(line, "value"),
+          value ? message("rostering:bulk.badVersion", { value }) : message("rostering:bulk.emptyVersion"),
+        );
     } else if (!MANIFEST_PROPERTIES.some((known) => known.toLowerCase() === property.toLowerCase())) {
       const suggestion = closestName(property, [
         ...MANIFEST_PROPERTIES,
@@ -55,12 +63,13 @@ export async function readManifest(entry: SourceEntry, problems: ProblemLog): Pr
       ]);
       problems.warning(
         place(line, "propertyName"),
-        `Unknown property ${property}${suggestion ? `: did you mean ${suggestion}?` : ""}; it is ignored`,
+        suggestion
+          ? message("rostering:bulk.unknownPropertySuggestion", { property, suggestion })
+          : message("rostering:bulk.unknownProperty", { property }),
       );
     }
   }
-  if (!seen.has("oneroster.version"))
-    problems.error(place(null), "The manifest does not give oneroster.version");
+  if (!seen.has("oneroster.version")) problems.error(place(null), message("rostering:bulk.noVersion"));
   return manifest;
 }
 
@@ -80,23 +89,23 @@ function readFileMode(
     const suggestion = closestName(name, KNOWN_FILES);
     problems.warning(
       { ...place, column: "propertyName" },
-      `${property} is not a OneRoster file${suggestion ? `: did you mean file.${suggestion}?` : ""}; it is ignored`,
+      suggestion
+        ? message("rostering:bulk.notFilePropertySuggestion", { property, suggestion })
+        : message("rostering:bulk.notFileProperty", { property }),
     );
     return;
   }
   if (value === "") {
-    problems.warning(
-      place,
-      `${property} has no value (bulk, delta or absent): the file is treated as absent`,
-    );
+    problems.warning(place, message("rostering:bulk.noMode", { property }));
     manifest.files.set(file, { mode: "absent", line });
     return;
   }
   const mode = standardSpelling("fileMode", value) as FileMode | undefined;
   if (!mode) {
-    problems.error(place, `${property} is ${value}, which is not bulk, delta or absent`);
+    problems.error(place, message("rostering:bulk.badMode", { property, value }));
     return;
   }
-  if (mode !== value) problems.warning(place, `${value} is read as ${mode} (the standard spelling)`);
+  if (mode !== value)
+    problems.warning(place, message("rostering:bulk.standardSpelling", { value, standard: mode }));
   manifest.files.set(file, { mode, line });
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Database, queryRows } from "../../../db/client";
+import { message } from "../../../lib/i18n";
 import type { ProblemLog } from "./problems";
 import { type Reference, type RoleKey, roleKeyOf } from "./rows";
 import { fileNameOf, type StoredFile } from "./spec";
@@ -16,17 +17,6 @@ const TABLE_OF: Record<Exclude<StoredFile, "roles">, string> = {
   enrollments: "enrollments",
 };
 export const tableOf = (file: Exclude<StoredFile, "roles">) => sql.raw(TABLE_OF[file]);
-
-const LABEL: Record<StoredFile, string> = {
-  orgs: "org",
-  academicSessions: "academic session",
-  courses: "course",
-  classes: "class",
-  users: "user",
-  roles: "role",
-  demographics: "demographics record",
-  enrollments: "enrollment",
-};
 
 /**
  * Which records exist before and after the import: the ids each file keeps (line > 0) or
@@ -135,28 +125,36 @@ export class RosterIds {
     const fileName = fileNameOf(file);
     const line = this.linesOf(file).get(id);
     const mode = this.modeOf(file);
-    const what = `${LABEL[file]} ${id}`;
+    // The messages name the record by its file: "the org o-1", "the academic session s-1"…
+    const about = { file, id, fileName };
     const where = { ...place, column };
     if (line !== undefined) {
-      const message = `The ${what} is marked tobedeleted in ${fileName} (line ${-line})`;
+      const removed = { ...about, line: String(-line) };
       if (lenience !== "drop") {
-        problems.error(where, message);
+        problems.error(where, message("rostering:bulk.markedRemoved", removed));
         return "refused";
       }
-      problems.warning(where, `${message}: this row is left out`);
+      problems.warning(where, message("rostering:bulk.markedRemovedLeftOut", removed));
       return "dropped";
     }
-    let message: string;
-    if (mode === "bulk") message = `There is no ${what} in ${fileName}`;
-    else if (mode === "delta") message = `There is no ${what} in ${fileName} or in Dash`;
-    else message = `There is no ${what} in Dash (the set has no ${fileName})`;
     if (lenience !== "keep") {
-      problems.error(where, message);
+      problems.error(
+        where,
+        mode === "bulk"
+          ? message("rostering:bulk.missingInFile", about)
+          : mode === "delta"
+            ? message("rostering:bulk.missingInFileOrDash", about)
+            : message("rostering:bulk.missingInDash", about),
+      );
       return "refused";
     }
     problems.warning(
       where,
-      `${message}: the reference is kept, and links up when that ${LABEL[file]} is imported`,
+      mode === "bulk"
+        ? message("rostering:bulk.missingInFileKept", about)
+        : mode === "delta"
+          ? message("rostering:bulk.missingInFileOrDashKept", about)
+          : message("rostering:bulk.missingInDashKept", about),
     );
     return "kept";
   }

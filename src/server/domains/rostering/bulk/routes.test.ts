@@ -18,11 +18,16 @@ const EXPORT = "/api/admin/roster/export";
 function postZip(
   body: Uint8Array | string,
   cookie: string,
-  options: { query?: string; accept?: string } = {},
+  options: { query?: string; accept?: string; language?: string } = {},
 ) {
   return t.app.request(`${IMPORT}${options.query ?? ""}`, {
     method: "POST",
-    headers: { cookie, "content-type": "application/zip", ...(options.accept && { accept: options.accept }) },
+    headers: {
+      cookie,
+      "content-type": "application/zip",
+      ...(options.accept && { accept: options.accept }),
+      ...(options.language && { "accept-language": options.language }),
+    },
     body: typeof body === "string" ? body : new Blob([new Uint8Array(body)]),
   });
 }
@@ -106,6 +111,44 @@ describe("what an import accepts", () => {
     });
     expect(response.status).toBe(413);
     expect((await response.json()).message).toBe("The .zip is larger than 200 MB");
+    const spanish = await t.app.request(IMPORT, {
+      method: "POST",
+      headers: {
+        cookie: admin,
+        "content-type": "application/zip",
+        "content-length": String(201 * 1024 * 1024),
+        "accept-language": "es",
+      },
+      body: "PK",
+    });
+    expect(spanish.status).toBe(413);
+    expect((await spanish.json()).message).toBe("El .zip pesa más de 200 MB");
+  });
+
+  it("reports the set's problems, line by line, in the reader's language", async () => {
+    const files = await filesOf(fixture("school-v1p2"));
+    const users = (files["users.csv"] as string).replace("hana.lee@fixture.school", "hana.lee");
+    const zip = await schoolZip({ "users.csv": users, "photo.jpg": "not a csv" });
+    const problemsIn = async (language?: string) => {
+      const response = await postZip(zip, admin, { query: "?dryRun=true", language });
+      expect(response.status).toBe(200);
+      const report = importReportSchema.parse(await response.json());
+      expect(report).toMatchObject({ ok: false, applied: false, errorCount: 1, warningCount: 1 });
+      return report.problems.map(({ file, line, column, message }) => ({ file, line, column, message }));
+    };
+    expect(await problemsIn()).toEqual([
+      { file: "users.csv", line: 2, column: "email", message: "hana.lee is not an email address" },
+      { file: "photo.jpg", line: null, column: null, message: "Not a CSV file: skipped" },
+    ]);
+    expect(await problemsIn("es")).toEqual([
+      {
+        file: "users.csv",
+        line: 2,
+        column: "email",
+        message: "hana.lee no es una dirección de correo electrónico",
+      },
+      { file: "photo.jpg", line: null, column: null, message: "No es un archivo CSV: se omitió" },
+    ]);
   });
 
   it("takes a .zip larger than the API's 1 MB limit", async () => {

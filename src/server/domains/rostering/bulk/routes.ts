@@ -11,7 +11,8 @@ import { type ImportStreamLine, rosterImportQuerySchema } from "../../../../shar
 import { requireActiveRole } from "../../../lib/auth";
 import type { AppDeps, AppEnv } from "../../../lib/context";
 import { AppError } from "../../../lib/errors";
-import { readQuery } from "../../../lib/validation";
+import { message, translate } from "../../../lib/i18n";
+import { readQuery, requestLanguage } from "../../../lib/validation";
 import { exportRosterZip } from "./export";
 import { importRosterSet } from "./import";
 import { openRosterSource, type RosterSource } from "./source";
@@ -25,20 +26,20 @@ const NDJSON = "application/x-ndjson";
 
 /** Streams the request body to a file, refusing more than MAX_IMPORT_BYTES. */
 async function saveBody(body: ReadableStream<Uint8Array> | null, file: string): Promise<number> {
-  if (!body) throw new AppError("bad_request", "Send the .zip file as the request body");
+  if (!body) throw new AppError("bad_request", message("rostering:import.noBody"));
   let bytes = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       bytes += chunk.length;
       if (bytes > MAX_IMPORT_BYTES) {
-        callback(new AppError("payload_too_large", "The .zip is larger than 200 MB"));
+        callback(new AppError("payload_too_large", message("rostering:import.tooLarge")));
       } else {
         callback(null, chunk);
       }
     },
   });
   await pipeline(Readable.fromWeb(body as WebReadableStream<Uint8Array>), counter, createWriteStream(file));
-  if (bytes === 0) throw new AppError("bad_request", "Send the .zip file as the request body");
+  if (bytes === 0) throw new AppError("bad_request", message("rostering:import.noBody"));
   return bytes;
 }
 
@@ -48,13 +49,13 @@ export function rosterBulkRoutes({ db, logger }: AppDeps) {
 
   return new Hono<AppEnv>()
     .post("/import", async (c) => {
-      const actor = requireActiveRole(c, ADMIN, "import the roster");
+      const actor = requireActiveRole(c, ADMIN, message("rostering:actions.importRoster"));
       const { dryRun, strict } = readQuery(c, rosterImportQuerySchema);
       if (Number(c.req.header("content-length") ?? 0) > MAX_IMPORT_BYTES) {
-        throw new AppError("payload_too_large", "The .zip is larger than 200 MB");
+        throw new AppError("payload_too_large", message("rostering:import.tooLarge"));
       }
       if (isImporting) {
-        throw new AppError("conflict", "Another roster import is running: try again when it has finished");
+        throw new AppError("conflict", message("rostering:import.running"));
       }
       isImporting = true;
       const folder = await mkdtemp(path.join(tmpdir(), "dash-roster-import-"));
@@ -73,7 +74,8 @@ export function rosterBulkRoutes({ db, logger }: AppDeps) {
         throw error;
       }
       const opened = source;
-      const options = { dryRun, strict, protectUserId: actor.realUser.sourcedId };
+      const language = requestLanguage(c);
+      const options = { dryRun, strict, protectUserId: actor.realUser.sourcedId, language };
       const logReport = (report: Awaited<ReturnType<typeof importRosterSet>>) =>
         logger.info("roster import", {
           by: actor.realUser.sourcedId,
@@ -110,7 +112,7 @@ export function rosterBulkRoutes({ db, logger }: AppDeps) {
         } catch (error) {
           // A refused file (too large, damaged, hostile) is the uploader's to fix: say what it is.
           if (error instanceof AppError) {
-            await send({ type: "error", message: error.message });
+            await send({ type: "error", message: error.toBody(language).message });
             return;
           }
           const requestId = c.get("requestId");
@@ -120,7 +122,7 @@ export function rosterBulkRoutes({ db, logger }: AppDeps) {
           });
           await send({
             type: "error",
-            message: `The import failed on our side; nothing was changed. Reference: ${requestId}`,
+            message: translate(message("rostering:import.failed", { requestId }), language),
           });
         } finally {
           await release();
@@ -128,7 +130,7 @@ export function rosterBulkRoutes({ db, logger }: AppDeps) {
       });
     })
     .get("/export", (c) => {
-      const actor = requireActiveRole(c, ADMIN, "export the roster");
+      const actor = requireActiveRole(c, ADMIN, message("rostering:actions.exportRoster"));
       logger.info("roster export", { by: actor.realUser.sourcedId });
       const day = new Date().toISOString().slice(0, 10);
       return c.body(Readable.toWeb(exportRosterZip(db)) as ReadableStream, 200, {

@@ -1,3 +1,4 @@
+import { message } from "../../../lib/i18n";
 import type {
   academicSessions,
   classes,
@@ -86,9 +87,7 @@ function readBase(row: RowReader, isDelta: boolean, file: StoredFile) {
   if (isInactive) {
     row.warning(
       "status",
-      file === "users"
-        ? "inactive (OneRoster 1.0) is read as an active user with enabledUser false, as OneRoster 1.2 says it"
-        : "inactive (OneRoster 1.0) is read as tobedeleted, as OneRoster 1.2 says it: the record is removed",
+      file === "users" ? message("rostering:bulk.inactiveUser") : message("rostering:bulk.inactiveRecord"),
     );
   }
   const status = isInactive
@@ -128,7 +127,7 @@ function readUserIds(row: RowReader): { type: string; identifier: string }[] | n
     identifier: (match[2] as string).trim(),
   }));
   if (value.replace(USER_ID, "").replace(/[\s,]/g, "") !== "") {
-    row.error("userIds", `${value} is not a list of {type:identifier} pairs`);
+    row.error("userIds", message("rostering:bulk.notUserIds", { value }));
   }
   return pairs;
 }
@@ -141,7 +140,7 @@ export const ROW_READERS: { [File in StoredFile]: Reader } = {
     if (sourcedId === null) return null;
     if (isRemoval) return removal("orgs", sourcedId);
     const parentSourcedId = row.text("parentSourcedId");
-    if (parentSourcedId === sourcedId) row.error("parentSourcedId", "An org cannot be its own parent");
+    if (parentSourcedId === sourcedId) row.error("parentSourcedId", message("rostering:bulk.ownParentOrg"));
     return {
       file: "orgs",
       sourcedId,
@@ -166,12 +165,13 @@ export const ROW_READERS: { [File in StoredFile]: Reader } = {
     const startDate = row.date("startDate", { required: true });
     const endDate = row.date("endDate", { required: true });
     if (startDate && endDate && endDate < startDate)
-      row.error("endDate", `The session ends (${endDate}) before it starts (${startDate})`);
+      row.error("endDate", message("rostering:bulk.sessionEndsBeforeStart", { endDate, startDate }));
     const schoolYear = row.text("schoolYear", { required: true });
     if (schoolYear !== null && !/^\d{4}$/.test(schoolYear))
-      row.error("schoolYear", `${schoolYear} is not a year such as 2025`);
+      row.error("schoolYear", message("rostering:bulk.notYear", { value: schoolYear }));
     const parentSourcedId = row.text("parentSourcedId");
-    if (parentSourcedId === sourcedId) row.error("parentSourcedId", "A session cannot be its own parent");
+    if (parentSourcedId === sourcedId)
+      row.error("parentSourcedId", message("rostering:bulk.ownParentSession"));
     return {
       file: "academicSessions",
       sourcedId,
@@ -266,12 +266,12 @@ export const ROW_READERS: { [File in StoredFile]: Reader } = {
       : null;
     const primaryOrgSourcedId = row.text("primaryOrgSourcedId") ?? orgSourcedIds[0] ?? null;
     const agentSourcedIds = [...new Set(row.list("agentSourcedIds"))];
-    if (agentSourcedIds.includes(sourcedId)) row.error("agentSourcedIds", "A user cannot be their own agent");
+    if (agentSourcedIds.includes(sourcedId)) row.error("agentSourcedIds", message("rostering:bulk.ownAgent"));
     const email = row.text("email");
     if (email !== null && !/^[^\s@]+@[^\s@]+$/.test(email))
-      row.error("email", `${email} is not an email address`);
+      row.error("email", message("rostering:bulk.notEmail", { value: email }));
     if (row.raw("password") !== "") {
-      row.warning("password", "Passwords are not imported: people sign in with their Dash password");
+      row.warning("password", message("rostering:bulk.passwordNotImported"));
     }
     const userIds = readUserIds(row);
     const userMasterIdentifier = row.text("userMasterIdentifier");
@@ -338,7 +338,7 @@ export const ROW_READERS: { [File in StoredFile]: Reader } = {
     const beginDate = row.date("beginDate");
     const endDate = row.date("endDate");
     if (beginDate && endDate && endDate < beginDate)
-      row.error("endDate", `The role ends (${endDate}) before it begins (${beginDate})`);
+      row.error("endDate", message("rostering:bulk.roleEndsBeforeBegin", { endDate, beginDate }));
     return {
       file: "roles",
       sourcedId,
@@ -402,7 +402,7 @@ export const ROW_READERS: { [File in StoredFile]: Reader } = {
     const beginDate = row.date("beginDate");
     const endDate = row.date("endDate");
     if (beginDate && endDate && endDate < beginDate)
-      row.error("endDate", `The enrollment ends (${endDate}) before it begins (${beginDate})`);
+      row.error("endDate", message("rostering:bulk.enrollmentEndsBeforeBegin", { endDate, beginDate }));
     return {
       file: "enrollments",
       sourcedId,

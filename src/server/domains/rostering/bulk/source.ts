@@ -3,6 +3,7 @@ import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { AppError } from "../../../lib/errors";
+import { message } from "../../../lib/i18n";
 import { openZipUpload } from "../../../lib/uploads";
 
 /** One CSV file of a set: its name without folders, its size, and a way to read it (as often as needed). */
@@ -26,7 +27,7 @@ export async function openRosterSource(location: string): Promise<RosterSource> 
   try {
     info = await stat(location);
   } catch {
-    throw new AppError("not_found", `${location} does not exist`);
+    throw new AppError("not_found", message("rostering:import.notFound", { location }));
   }
   if (info.isDirectory()) return openFolder(location);
   return openZip(location);

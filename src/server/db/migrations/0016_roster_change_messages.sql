@@ -1,0 +1,1 @@
+ALTER TABLE "roster_changes" ADD COLUMN "summary_message" jsonb;
