@@ -203,7 +203,9 @@ test.describe("family home", () => {
 });
 
 test.describe("administrator home", () => {
-  test("shows totals per school with a chart of this week's XP", async ({ page }) => {
+  test("shows totals per school, four weeks of XP, the schools that need attention and quick actions", async ({
+    page,
+  }) => {
     await signInAs(page, "admin@dash.demo");
     const main = page.getByRole("main");
     await expect(main.getByRole("heading", { name: "Alex Morgan", level: 1 })).toBeVisible();
@@ -211,15 +213,27 @@ test.describe("administrator home", () => {
     for (const school of ["Maple Grove School", "Riverside School"]) {
       const row = table.getByRole("row", { name: new RegExp(school) });
       await expect(row).toBeVisible();
-      await expect(row.getByRole("cell")).toHaveCount(4);
+      await expect(row.getByRole("cell")).toHaveCount(5);
+      // The change on the same days of last week, in words.
+      await expect(row.getByRole("cell").last()).toHaveText(/on last week|as last week|^–$/);
     }
     for (const tile of ["Students", "Active today", "XP today", "XP this week"]) {
       await expect(main.getByRole("term").filter({ hasText: new RegExp(`^${tile}$`) })).toBeVisible();
     }
+    const trend = main.getByRole("img", { name: /^Bar chart of XP per day over the last four weeks\./ });
+    await expect(trend).toBeVisible();
+    // Every one of the 28 days is named for screen readers.
+    expect((await trend.getAttribute("aria-label"))?.split(";")).toHaveLength(28);
+    await expect(main.getByRole("heading", { name: "Needs attention" })).toBeVisible();
     await expect(
-      main.getByRole("img", { name: /^Bar chart of XP this week per school\. Maple Grove/ }),
+      main
+        .getByText("Every school is on track this week.")
+        .or(main.getByText(/students have learned this week|XP is down/).first()),
     ).toBeVisible();
-    await expect(main.locator(".recharts-surface").first()).toBeAttached();
+    const onboarding = main.getByRole("link", { name: /^Onboarding/ });
+    await expect(onboarding).toHaveAttribute("href", "/app/admin/onboarding");
+    await onboarding.click();
+    await expect(page).toHaveURL(/\/app\/admin\/onboarding$/);
   });
 });
 

@@ -308,8 +308,13 @@ test.describe("viewing as someone else", () => {
     // group has a Leo of its own, Leo Scott, so the search is for the full name.)
     const search = page.getByLabel("Search people");
     await search.fill("Leo");
-    await expect(main.getByText(/^Showing \d+ of \d+$/)).toBeVisible();
+    await expect(main.getByRole("button", { name: "View as Leo Scott" })).toBeVisible();
     await expect(main.getByRole("button", { name: "View as Leo Johnson" })).toHaveCount(0);
+    // Families are listed under their student: Ava's parent and guardian under Ava.
+    await search.fill("Sam Johnson");
+    const avasFamily = main.getByRole("list", { name: "Family of Ava Johnson" });
+    await expect(avasFamily.getByRole("button", { name: "View as Sam Johnson" })).toBeVisible();
+    await expect(avasFamily.getByRole("button", { name: "View as Grace Miller" })).toBeVisible();
     await search.fill("Leo Johnson");
     await expect(main.getByText("Nobody matches.")).toBeVisible();
     await expect(main.getByRole("button", { name: /^View as / })).toHaveCount(0);

@@ -24,6 +24,18 @@ export const viewableUsersResponseSchema = z.object({
   total: z.number(),
 });
 
+/** A Guide's student and the parents and guardians linked to them, each of whom the Guide may view Dash as. */
+export const studentWithFamilySchema = personSummarySchema.extend({
+  families: z.array(personSummarySchema),
+});
+export type StudentWithFamily = z.infer<typeof studentWithFamilySchema>;
+
+export const studentsWithFamiliesResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(studentWithFamilySchema),
+  total: z.number(),
+});
+
 export const childrenResponseSchema = z.object({
   success: z.boolean(),
   data: z.array(personSummarySchema),

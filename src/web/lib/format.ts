@@ -39,6 +39,11 @@ export function dayLabel(isoDate: string): string {
   return dates("day", { weekday: "short", month: "short", day: "numeric" }).format(noonOf(isoDate));
 }
 
+/** A day on a chart's axis: "Nov 3" ("3 nov"). */
+export function monthDayLabel(isoDate: string): string {
+  return dates("monthDay", { month: "short", day: "numeric" }).format(noonOf(isoDate));
+}
+
 /** A date on its own: "Nov 3, 2025" ("3 nov 2025"). */
 export function dateLabel(isoDate: string): string {
   return dates("date", { year: "numeric", month: "short", day: "numeric" }).format(noonOf(isoDate));

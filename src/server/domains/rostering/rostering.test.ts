@@ -50,6 +50,34 @@ describe("people one may view as", () => {
     expect((await get("/api/users/viewable?search=leo%20johnson", cookie)).body.data).toEqual([]);
   });
 
+  it("are grouped for a Guide: each student with their family, found by either's name", async () => {
+    const cookie = await t.signIn("guide@dash.demo");
+    const all = await get("/api/users/viewable/students?limit=100", cookie);
+    expect(all.status).toBe(200);
+    expect(all.body.total).toBe(all.body.data.length);
+    const ava = all.body.data.find((s: { sourcedId: string }) => s.sourcedId === demoId("student-ava"));
+    expect(names(ava.families)).toEqual(["Sam Johnson", "Grace Miller"]);
+    expect(ava.families.map((f: { roles: string[] }) => f.roles)).toEqual([["parent"], ["guardian"]]);
+    const ids = all.body.data.map((s: { sourcedId: string }) => s.sourcedId);
+    expect(ids).not.toContain(demoId("student-leo"));
+    // Every student is one of the flat list's, and every family member too.
+    const flat = await get("/api/users/viewable?limit=100", cookie);
+    const flatIds = new Set(flat.body.data.map((p: { sourcedId: string }) => p.sourcedId));
+    for (const student of all.body.data) {
+      expect(flatIds.has(student.sourcedId)).toBe(true);
+      for (const member of student.families) expect(flatIds.has(member.sourcedId)).toBe(true);
+    }
+    // A family member's name finds their child; another Guide's student's family finds nothing.
+    expect(names((await get("/api/users/viewable/students?search=grace%20mil", cookie)).body.data)).toEqual([
+      "Ava Johnson",
+    ]);
+    expect((await get("/api/users/viewable/students?search=leo%20johnson", cookie)).body.total).toBe(0);
+    const second = await get("/api/users/viewable/students?limit=1&offset=1", cookie);
+    expect(second.body.data[0].sourcedId).toBe(all.body.data[1].sourcedId);
+    for (const email of ["admin@dash.demo", "student@dash.demo", "parent@dash.demo"])
+      expect((await get("/api/users/viewable/students", await t.signIn(email))).status).toBe(403);
+  });
+
   it("treat % and _ in a search as plain characters", async () => {
     const cookie = await t.signIn("admin@dash.demo");
     expect((await get("/api/users/viewable?search=%25", cookie)).body.total).toBe(0);

@@ -7,7 +7,7 @@ import { requireActiveRole } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
 import { message } from "../../lib/i18n";
 import { readQuery } from "../../lib/validation";
-import { classIdsInGuideReach, peopleIdsOfGuide, studentIdsInReach } from "./scope";
+import { classIdsInGuideReach, peopleIdsOfGuide, studentIdsInReach, studentIdsOfGuide } from "./scope";
 
 interface PersonRow {
   sourcedId: string;
@@ -43,6 +43,60 @@ async function findPeople(db: Database, scope: SQL, page: { search: string; limi
   };
 }
 
+/**
+ * A Guide's students matching a search (by their own name or a family member's), each with the
+ * parents and guardians linked to them, sorted by the student's name.
+ */
+async function findStudentsWithFamilies(
+  db: Database,
+  guideId: string,
+  page: { search: string; limit: number; offset: number },
+) {
+  const pattern = `%${page.search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  const matches = (alias: string) => sql.raw(`${alias}.given_name || ' ' || ${alias}.family_name ilike `);
+  const students = await findPeople(
+    db,
+    sql`u.sourced_id in (${studentIdsOfGuide(guideId)})
+        and (${page.search} = '' or ${matches("u")}${pattern} or coalesce(u.email, '') ilike ${pattern} or exists (
+          select 1 from user_agents a join users f on f.sourced_id = a.agent_sourced_id
+          where a.user_sourced_id = u.sourced_id and f.status = 'active' and ${matches("f")}${pattern}))`,
+    { ...page, search: "" },
+  );
+  const ids = students.data.map((student) => student.sourcedId);
+  const families =
+    ids.length === 0
+      ? { data: [] }
+      : await findPeople(
+          db,
+          sql`u.sourced_id in (select a.agent_sourced_id from user_agents a where a.user_sourced_id in (${sql.join(
+            ids.map((id) => sql`${id}`),
+            sql`, `,
+          )}))`,
+          { search: "", limit: 1000, offset: 0 },
+        );
+  const links = ids.length
+    ? await queryRows<{ studentId: string; agentId: string }>(
+        db,
+        sql`select user_sourced_id as "studentId", agent_sourced_id as "agentId" from user_agents
+            where user_sourced_id in (${sql.join(
+              ids.map((id) => sql`${id}`),
+              sql`, `,
+            )})`,
+      )
+    : [];
+  const byId = new Map(families.data.map((person) => [person.sourcedId, person]));
+  return {
+    total: students.total,
+    data: students.data.map((student) => ({
+      ...student,
+      families: links
+        .filter((link) => link.studentId === student.sourcedId)
+        .flatMap((link) => byId.get(link.agentId) ?? [])
+        .sort((a, b) => `${a.familyName} ${a.givenName}`.localeCompare(`${b.familyName} ${b.givenName}`)),
+    })),
+  };
+}
+
 export function rosteringRoutes({ db }: AppDeps) {
   return new Hono<AppEnv>()
     .get("/users/viewable", async (c) => {
@@ -55,6 +109,15 @@ export function rosteringRoutes({ db }: AppDeps) {
           ? sql`u.sourced_id <> ${self}`
           : sql`u.sourced_id in (${peopleIdsOfGuide(self)})`;
       return c.json({ success: true, ...(await findPeople(db, scope, page)) });
+    })
+    .get("/users/viewable/students", async (c) => {
+      // A Guide's students, each with their family: whom the Guide may view Dash as, grouped.
+      const actor = requireActiveRole(c, ["teacher"], message("rostering:actions.viewAs"));
+      const page = readQuery(c, viewableUsersQuerySchema);
+      return c.json({
+        success: true,
+        ...(await findStudentsWithFamilies(db, actor.realUser.sourcedId, page)),
+      });
     })
     .get("/classes/mine", async (c) => {
       // The classes a Guide teaches, or every class for an administrator: the class pickers' lists.

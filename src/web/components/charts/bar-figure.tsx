@@ -47,7 +47,9 @@ export function BarFigure({
               tick={{ fill: "currentColor", fontSize: 12 }}
               tickLine={false}
               axisLine={{ stroke: "currentColor", strokeOpacity: 0.4 }}
-              interval={0}
+              // A few bars name each one; a long run of days skips labels rather than overlap them.
+              interval={bars.length > 12 ? "preserveStartEnd" : 0}
+              minTickGap={12}
             />
             <YAxis
               tick={{ fill: "currentColor", fontSize: 12 }}

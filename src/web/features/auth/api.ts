@@ -12,7 +12,12 @@ import {
   type StartImpersonation,
 } from "../../../shared/contracts/auth";
 import { publicConfigSchema } from "../../../shared/contracts/config";
-import { childrenResponseSchema, viewableUsersResponseSchema } from "../../../shared/contracts/rostering";
+import {
+  childrenResponseSchema,
+  type PersonSummary,
+  studentsWithFamiliesResponseSchema,
+  viewableUsersResponseSchema,
+} from "../../../shared/contracts/rostering";
 import type { Language } from "../../../shared/languages";
 import { apiFetch } from "../../lib/http";
 import { followMe } from "../../lib/language";
@@ -24,7 +29,8 @@ export const authKeys = {
   me: ["auth", "me"] as const,
   demoAccounts: ["auth", "demo-accounts"] as const,
   config: ["config"] as const,
-  viewable: (search: string, limit: number) => ["users", "viewable", search, limit] as const,
+  viewable: (search: string, offset: number, byStudent: boolean) =>
+    ["users", "viewable", byStudent ? "by-student" : "everyone", search, offset] as const,
   children: ["parent", "children"] as const,
   impersonationAudit: (offset: number) => ["auth", "impersonation-audit", offset] as const,
 };
@@ -62,15 +68,22 @@ export const demoAccountsQuery = queryOptions({
   staleTime: Number.POSITIVE_INFINITY,
 });
 
-export const viewableUsersQuery = (search: string, limit: number) =>
+/** People the caller may view Dash as, a page at a time. */
+export const VIEWABLE_PAGE = 25;
+
+/** A person one may view as; a Guide's student comes with their family. */
+export type ViewablePerson = PersonSummary & { families?: PersonSummary[] };
+
+/** Everyone one may view as, or (`byStudent`, for a Guide) their students, each with their family. */
+export const viewablePeopleQuery = (search: string, offset: number, byStudent: boolean) =>
   queryOptions({
-    queryKey: authKeys.viewable(search, limit),
-    queryFn: ({ signal }) =>
-      apiFetch(
-        `/api/users/viewable?${new URLSearchParams({ search, limit: String(limit) })}`,
-        viewableUsersResponseSchema,
-        { signal },
-      ),
+    queryKey: authKeys.viewable(search, offset, byStudent),
+    queryFn: ({ signal }): Promise<{ data: ViewablePerson[]; total: number }> => {
+      const query = new URLSearchParams({ search, limit: String(VIEWABLE_PAGE), offset: String(offset) });
+      return byStudent
+        ? apiFetch(`/api/users/viewable/students?${query}`, studentsWithFamiliesResponseSchema, { signal })
+        : apiFetch(`/api/users/viewable?${query}`, viewableUsersResponseSchema, { signal });
+    },
     staleTime: 30_000,
   });
 

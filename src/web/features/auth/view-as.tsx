@@ -4,26 +4,32 @@ import { useTranslation } from "react-i18next";
 import type { PersonSummary } from "../../../shared/contracts/rostering";
 import { Card } from "../../components/page-header";
 import { buttonClass, TextField } from "../../components/ui/form";
+import { Pager } from "../../components/ui/pager";
 import { ApiRequestError } from "../../lib/http";
-import { fetchChildren, startImpersonation, viewableUsersQuery } from "./api";
+import { fetchChildren, startImpersonation, VIEWABLE_PAGE, viewablePeopleQuery } from "./api";
 import { fullName } from "./auth-state";
 
 export const SELECTED_CHILD_KEY = "dash-selected-child";
-const PAGE_SIZE = 25;
-// The most the server lists at once; past it, searching narrows the list.
-const MAX_LISTED = 100;
 
 /**
- * Finds people the caller may view Dash as (everyone for an administrator; a Guide's students and
- * their families for a Guide) and starts viewing as one of them, with a reason.
+ * Finds people the caller may view Dash as and starts viewing as one of them, with a reason:
+ * anyone for an administrator; for a Guide (`byStudent`) their students, each with their family.
  */
-export function ViewAsPanel({ title, description }: { title: string; description: string }) {
+export function ViewAsPanel({
+  title,
+  description,
+  byStudent = false,
+}: {
+  title: string;
+  description: string;
+  byStudent?: boolean;
+}) {
   const { t } = useTranslation("auth");
   const [search, setSearch] = useState("");
   const deferredSearch = useDeferredValue(search.trim());
-  const [limit, setLimit] = useState(PAGE_SIZE);
+  const [offset, setOffset] = useState(0);
   const people = useQuery({
-    ...viewableUsersQuery(deferredSearch, limit),
+    ...viewablePeopleQuery(deferredSearch, offset, byStudent),
     placeholderData: keepPreviousData,
   });
   const [target, setTarget] = useState<PersonSummary | null>(null);
@@ -38,7 +44,7 @@ export function ViewAsPanel({ title, description }: { title: string; description
         value={search}
         onChange={(event) => {
           setSearch(event.target.value);
-          setLimit(PAGE_SIZE);
+          setOffset(0);
         }}
         placeholder={t("viewAs.searchPlaceholder")}
         className="mt-4 max-w-md"
@@ -48,51 +54,68 @@ export function ViewAsPanel({ title, description }: { title: string; description
           {people.error.message}
         </p>
       )}
-      {people.data && (
-        <>
-          <p className="mt-3 text-xs text-slate-500 dark:text-slate-400" aria-live="polite">
-            {people.data.total === 0
-              ? t("viewAs.nobody")
-              : t("viewAs.showing", { shown: people.data.data.length, total: people.data.total })}
+      {people.data &&
+        (people.data.total === 0 ? (
+          <p className="mt-3 text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
+            {t("viewAs.nobody")}
           </p>
-          <ul className="mt-2 divide-y divide-slate-100 dark:divide-slate-800">
-            {people.data.data.map((person) => (
-              <li key={person.sourcedId} className="flex items-center justify-between gap-3 py-2.5">
-                <div className="min-w-0 flex-1">
-                  <p className="font-medium">{fullName(person)}</p>
-                  <p className="truncate text-xs text-slate-600 dark:text-slate-400">
-                    {[person.roles.map((role) => t(`common:roles.${role}`)).join(", "), person.email]
-                      .filter(Boolean)
-                      .join(" · ")}
-                  </p>
-                </div>
-                <button
-                  type="button"
-                  onClick={() => setTarget(person)}
-                  aria-label={t("viewAs.viewAsName", { name: fullName(person) })}
-                  className="shrink-0 rounded-lg border border-brand-600 px-3 py-1 text-sm font-semibold text-brand-700 hover:bg-brand-50 dark:text-brand-100 dark:hover:bg-slate-800"
-                >
-                  {t("viewAs.viewAs")}
-                </button>
-              </li>
-            ))}
-          </ul>
-          {people.data.data.length < people.data.total &&
-            (limit < MAX_LISTED ? (
-              <button
-                type="button"
-                onClick={() => setLimit(limit + PAGE_SIZE)}
-                className={buttonClass("secondary", "mt-3")}
-              >
-                {t("viewAs.showMore")}
-              </button>
-            ) : (
-              <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">{t("viewAs.searchForOthers")}</p>
-            ))}
-        </>
-      )}
+        ) : (
+          <>
+            <ul className="mt-3 divide-y divide-slate-100 dark:divide-slate-800">
+              {people.data.data.map((person) => (
+                <li key={person.sourcedId} className="py-2.5">
+                  <PersonRow person={person} onView={setTarget} />
+                  {person.families && person.families.length > 0 && (
+                    <ul
+                      aria-label={t("viewAs.familyOf", { name: fullName(person) })}
+                      className="mt-1 ml-6 border-l-2 border-slate-100 pl-4 dark:border-slate-800"
+                    >
+                      {person.families.map((member) => (
+                        <li key={member.sourcedId} className="py-1.5">
+                          <PersonRow person={member} onView={setTarget} />
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </li>
+              ))}
+            </ul>
+            <Pager
+              offset={offset}
+              limit={VIEWABLE_PAGE}
+              total={people.data.total}
+              onChange={setOffset}
+              label={t(byStudent ? "viewAs.pagerStudents" : "viewAs.pagerPeople")}
+            />
+          </>
+        ))}
       {target && <ViewAsDialog person={target} onClose={() => setTarget(null)} />}
     </Card>
+  );
+}
+
+/** A person with their roles and email, and the button that views Dash as them. */
+function PersonRow({ person, onView }: { person: PersonSummary; onView: (person: PersonSummary) => void }) {
+  const { t } = useTranslation("auth");
+  return (
+    <div className="flex items-center justify-between gap-3">
+      <div className="min-w-0 flex-1">
+        <p className="font-medium">{fullName(person)}</p>
+        <p className="truncate text-xs text-slate-600 dark:text-slate-400">
+          {[person.roles.map((role) => t(`common:roles.${role}`)).join(", "), person.email]
+            .filter(Boolean)
+            .join(" · ")}
+        </p>
+      </div>
+      <button
+        type="button"
+        onClick={() => onView(person)}
+        aria-label={t("viewAs.viewAsName", { name: fullName(person) })}
+        className="shrink-0 rounded-lg border border-brand-600 px-3 py-1 text-sm font-semibold text-brand-700 hover:bg-brand-50 dark:text-brand-100 dark:hover:bg-slate-800"
+      >
+        {t("viewAs.viewAs")}
+      </button>
+    </div>
   );
 }
 

@@ -1,19 +1,39 @@
 import { useQuery } from "@tanstack/react-query";
-import { School } from "lucide-react";
+import { Link } from "@tanstack/react-router";
+import { ArrowDownRight, ArrowUpRight, CircleCheck, School, TriangleAlert } from "lucide-react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import type { z } from "zod";
+import type { schoolSummariesResponseSchema } from "../../../shared/contracts/activity";
+import { addDays, localDateOf } from "../../../shared/time-zone";
 import { BarFigure } from "../../components/charts/bar-figure";
 import { TableRegion } from "../../components/ui/table-region";
-import { formatXp } from "../../lib/format";
+import { dayLabel, formatPercent, formatXp, monthDayLabel } from "../../lib/format";
 import { schoolsSummaryQuery } from "./api";
 import { EmptyState, HomeHero, Loading, QueryError, Section } from "./parts";
 
-interface SchoolTotals {
-  sourcedId: string;
-  name: string;
-  students: number;
-  activeToday: number;
-  xpToday: number;
-  xpThisWeek: number;
+type SchoolTotals = z.infer<typeof schoolSummariesResponseSchema>["data"][number];
+
+/** Below this share of its students learning this week, a school needs attention. */
+const ACTIVE_THIS_WEEK_FLOOR = 0.6;
+/** XP this many times lower than on the same days of last week needs attention too. */
+const XP_DROP_FLOOR = -0.25;
+/** A change smaller than this reads as "about the same". */
+const SAME_AS_LAST_WEEK = 0.02;
+
+/** The pages an administrator goes to most from home. */
+const QUICK_ACTIONS = [
+  "/app/admin/onboarding",
+  "/app/admin/roster-sync",
+  "/app/admin/roles",
+  "/app/admin/organizations/",
+  "/app/learning-metrics",
+  "/app/admin/operations",
+] as const;
+
+/** This week's change on the same days of last week, or null when last week had nothing. */
+function weekChange(thisWeek: number, lastWeekToDate: number): number | null {
+  return lastWeekToDate > 0 ? (thisWeek - lastWeekToDate) / lastWeekToDate : null;
 }
 
 /** An administrator's home: every school's students and XP, today and this week. */
@@ -42,16 +62,20 @@ export function AdminHome() {
             <Totals schools={schools.data} />
             <div className="grid gap-6 lg:grid-cols-5">
               <Section
-                title={t("admin.schools.title")}
-                description={t("admin.schools.description")}
+                title={t("admin.trend.title")}
+                description={t("admin.trend.description")}
                 className="lg:col-span-3"
               >
-                <SchoolsTable schools={schools.data} />
+                <DistrictTrend schools={schools.data} />
               </Section>
-              <Section title={t("admin.chart.title")} className="lg:col-span-2">
-                <SchoolsChart schools={schools.data} />
+              <Section title={t("admin.attention.title")} className="lg:col-span-2">
+                <NeedsAttention schools={schools.data} />
               </Section>
             </div>
+            <Section title={t("admin.schools.title")} description={t("admin.schools.description")}>
+              <SchoolsTable schools={schools.data} />
+            </Section>
+            <QuickActions />
           </>
         ))}
     </div>
@@ -64,15 +88,26 @@ function Totals({ schools }: { schools: SchoolTotals[] }) {
     schools.reduce((total, school) => total + pick(school), 0);
   const students = sum((school) => school.students);
   const active = sum((school) => school.activeToday);
-  const tiles = [
+  const tiles: { label: string; value: string; note?: ReactNode }[] = [
     { label: t("admin.students"), value: String(students) },
     {
       label: t("admin.activeToday"),
       value: String(active),
-      note: students ? `${Math.round((active / students) * 100)}%` : undefined,
+      note: students ? formatPercent(active / students) : undefined,
     },
     { label: t("admin.xpToday"), value: formatXp(sum((school) => school.xpToday)) },
-    { label: t("admin.xpThisWeek"), value: formatXp(sum((school) => school.xpThisWeek)) },
+    {
+      label: t("admin.xpThisWeek"),
+      value: formatXp(sum((school) => school.xpThisWeek)),
+      note: (
+        <ChangeNote
+          change={weekChange(
+            sum((school) => school.xpThisWeek),
+            sum((school) => school.xpLastWeekToDate),
+          )}
+        />
+      ),
+    },
   ];
   return (
     <section aria-labelledby="district-totals">
@@ -117,8 +152,11 @@ function SchoolsTable({ schools }: { schools: SchoolTotals[] }) {
             <th scope="col" className="px-3 py-2 text-right font-semibold">
               {t("admin.xpToday")}
             </th>
-            <th scope="col" className="px-5 py-2 text-right font-semibold sm:px-3">
+            <th scope="col" className="px-3 py-2 text-right font-semibold">
               {t("admin.xpThisWeek")}
+            </th>
+            <th scope="col" className="px-5 py-2 text-right font-semibold sm:px-3">
+              {t("admin.onLastWeek")}
             </th>
           </tr>
         </thead>
@@ -131,7 +169,10 @@ function SchoolsTable({ schools }: { schools: SchoolTotals[] }) {
               <td className="px-3 py-2.5 text-right tabular-nums">{school.students}</td>
               <td className="px-3 py-2.5 text-right tabular-nums">{school.activeToday}</td>
               <td className="px-3 py-2.5 text-right tabular-nums">{formatXp(school.xpToday)}</td>
-              <td className="px-5 py-2.5 text-right tabular-nums sm:px-3">{formatXp(school.xpThisWeek)}</td>
+              <td className="px-3 py-2.5 text-right tabular-nums">{formatXp(school.xpThisWeek)}</td>
+              <td className="px-5 py-2.5 text-right sm:px-3">
+                <ChangeNote change={weekChange(school.xpThisWeek, school.xpLastWeekToDate)} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -140,21 +181,120 @@ function SchoolsTable({ schools }: { schools: SchoolTotals[] }) {
   );
 }
 
-function SchoolsChart({ schools }: { schools: SchoolTotals[] }) {
+/** "▲ 12% on last week", in words for screen readers too; nothing when there is nothing to compare. */
+function ChangeNote({ change }: { change: number | null }) {
   const { t } = useTranslation("home");
-  const isEmpty = schools.every((school) => school.xpThisWeek === 0);
+  if (change === null) return <span className="text-sm text-slate-600 dark:text-slate-300">–</span>;
+  if (Math.abs(change) < SAME_AS_LAST_WEEK)
+    return <span className="text-sm text-slate-600 dark:text-slate-300">{t("admin.change.same")}</span>;
+  const isUp = change > 0;
+  const Arrow = isUp ? ArrowUpRight : ArrowDownRight;
+  return (
+    <span
+      className={`inline-flex items-center gap-0.5 text-sm font-semibold ${isUp ? "text-emerald-700 dark:text-emerald-300" : "text-red-700 dark:text-red-300"}`}
+    >
+      <Arrow aria-hidden="true" className="size-4" />
+      {t(isUp ? "admin.change.up" : "admin.change.down", { percent: formatPercent(Math.abs(change)) })}
+    </span>
+  );
+}
+
+/** Every school's XP per day over four weeks, added up: is learning growing? */
+function DistrictTrend({ schools }: { schools: SchoolTotals[] }) {
+  const { t } = useTranslation("home");
+  const today = localDateOf(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const days = schools[0]?.dailyXp.length ?? 0;
+  const bars = Array.from({ length: days }, (_, index) => {
+    const date = addDays(today, index - days + 1);
+    return {
+      label: monthDayLabel(date),
+      name: dayLabel(date),
+      value: schools.reduce((total, school) => total + (school.dailyXp[index] ?? 0), 0),
+    };
+  });
   return (
     <BarFigure
-      bars={schools.map((school) => ({
-        label: school.name.replace(/ School$/, ""),
-        name: school.name,
-        value: school.xpThisWeek,
-      }))}
-      description={t("admin.chart.description")}
-      valueLabel={t("admin.chart.valueLabel")}
+      bars={bars}
+      description={t("admin.trend.chart")}
+      valueLabel={t("admin.trend.valueLabel")}
       formatValue={(xp) => t("xp", { xp: formatXp(xp) })}
       minimumTop={100}
-      caption={isEmpty ? t("admin.chart.empty") : t("admin.chart.caption")}
+      caption={t("admin.trend.caption")}
     />
+  );
+}
+
+/** Schools where few students learned this week, or XP fell well below the same days of last week. */
+function NeedsAttention({ schools }: { schools: SchoolTotals[] }) {
+  const { t } = useTranslation("home");
+  const flagged = schools.flatMap((school) => {
+    const reasons: string[] = [];
+    if (school.students > 0 && school.activeThisWeek / school.students < ACTIVE_THIS_WEEK_FLOOR)
+      reasons.push(
+        t("admin.attention.fewActive", { active: school.activeThisWeek, students: school.students }),
+      );
+    const change = weekChange(school.xpThisWeek, school.xpLastWeekToDate);
+    if (change !== null && change <= XP_DROP_FLOOR)
+      reasons.push(t("admin.attention.xpDown", { percent: formatPercent(-change) }));
+    return reasons.length > 0 ? [{ school, reasons }] : [];
+  });
+  if (flagged.length === 0)
+    return (
+      <p className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-200">
+        <CircleCheck aria-hidden="true" className="size-5 shrink-0 text-emerald-600 dark:text-emerald-400" />
+        {t("admin.attention.none")}
+      </p>
+    );
+  return (
+    <ul className="space-y-3">
+      {flagged.map(({ school, reasons }) => (
+        <li key={school.sourcedId} className="flex gap-3">
+          <TriangleAlert
+            aria-hidden="true"
+            className="mt-0.5 size-5 shrink-0 text-amber-600 dark:text-amber-400"
+          />
+          <div className="min-w-0">
+            <Link
+              to="/app/admin/org-explorer/$orgId"
+              params={{ orgId: school.sourcedId }}
+              className="font-semibold text-brand-700 hover:underline dark:text-brand-100"
+            >
+              {school.name}
+            </Link>
+            {reasons.map((reason) => (
+              <p key={reason} className="text-sm text-slate-700 dark:text-slate-300">
+                {reason}
+              </p>
+            ))}
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The pages an administrator goes to most, one click from home. */
+function QuickActions() {
+  const { t } = useTranslation("home");
+  return (
+    <Section title={t("admin.actions.title")}>
+      <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+        {QUICK_ACTIONS.map((path) => (
+          <li key={path}>
+            <Link
+              to={path.replace(/\/$/, "")}
+              className="block h-full rounded-xl border border-slate-200 p-4 hover:border-brand-600 hover:bg-brand-50 dark:border-slate-700 dark:hover:bg-slate-800"
+            >
+              <span className="font-semibold text-brand-700 dark:text-brand-100">
+                {t(`common:pages.${path}.title`)}
+              </span>
+              <span className="mt-1 block text-sm text-slate-600 dark:text-slate-300">
+                {t(`common:pages.${path}.summary`)}
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </Section>
   );
 }

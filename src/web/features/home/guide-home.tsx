@@ -77,7 +77,7 @@ export function GuideHome() {
           ))}
       </Section>
       {!isImpersonating && realUser.sourcedId === user.sourcedId && (
-        <ViewAsPanel title={t("guide.viewAs.title")} description={t("guide.viewAs.description")} />
+        <ViewAsPanel title={t("guide.viewAs.title")} description={t("guide.viewAs.description")} byStudent />
       )}
     </div>
   );

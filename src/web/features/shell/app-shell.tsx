@@ -209,7 +209,7 @@ function Sidebar({
           </div>
         </div>
         {helpUrl && (
-          <div className="hidden border-t border-slate-200 p-3 lg:block dark:border-slate-800">
+          <div className="border-t border-slate-200 p-3 dark:border-slate-800">
             <HelpLink href={helpUrl} where="sidebar" />
           </div>
         )}
@@ -261,15 +261,15 @@ function Header({
 }
 
 /**
- * "Get Help & Support", always in reach and never over the page: fixed at the foot of the sidebar
- * on a wide screen, in the header where there is no sidebar.
+ * "Get Help & Support", always in reach and never over the page: at the foot of the sidebar (on a
+ * wide screen, and in a phone's menu), in the header of a tablet, whose sidebar is a menu.
  */
 function HelpLink({ href, where }: { href: string; where: "sidebar" | "header" }) {
   const { t } = useTranslation("shell");
   const place =
     where === "sidebar"
       ? "flex w-full justify-center px-5 py-3 shadow-md"
-      : "inline-flex size-10 shrink-0 justify-center lg:hidden";
+      : "hidden size-10 shrink-0 justify-center sm:inline-flex lg:hidden";
   return (
     <a
       href={href}

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { addDays } from "../../../shared/time-zone";
 import { Card, PageHeader } from "../../components/page-header";
-import { axisNumber, dayLabel, shownLocale } from "../../lib/format";
+import { axisNumber, dayLabel, monthDayLabel } from "../../lib/format";
 import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
 import { studentHomeQuery, xpHeatmapQuery } from "../home/api";
@@ -12,13 +12,6 @@ import { type PickedStudent, SELECT_CLASS, StudentPicker } from "./student-picke
 import { XpHistoryList, xpAmount } from "./xp-history";
 
 const RANGES = [2, 4, 8, 12] as const;
-
-const shortDate = (isoDate: string) =>
-  new Date(`${isoDate}T12:00:00Z`).toLocaleDateString(shownLocale(), {
-    month: "short",
-    day: "numeric",
-    timeZone: "UTC",
-  });
 
 /** XP per day for the person in view: oneself, a chosen child, or (staff) a chosen student. */
 export function XpStatsPage() {
@@ -150,7 +143,7 @@ function StudentXp({ student, isSelf }: { student: PickedStudent; isSelf: boolea
                     <CartesianGrid vertical={false} stroke="currentColor" strokeOpacity={0.15} />
                     <XAxis
                       dataKey="date"
-                      tickFormatter={shortDate}
+                      tickFormatter={monthDayLabel}
                       tick={{ fill: "currentColor", fontSize: 12 }}
                       stroke="currentColor"
                       minTickGap={16}
