@@ -95,6 +95,23 @@ test("organizations list → hierarchy tree → explorer", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Organization not found" })).toBeVisible();
 });
 
+test("an administrator sets a school's default language, and clears it again", async ({ page }) => {
+  await signInAs(page, "admin@dash.demo", "/app/admin/organizations");
+  const language = () => page.getByRole("dialog").getByLabel("Default language");
+  await page.getByRole("button", { name: "Edit Riverside School" }).click();
+  await expect(language()).toHaveValue("");
+  await language().selectOption("es");
+  await page.getByRole("dialog").getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await page.getByRole("button", { name: "Edit Riverside School" }).click();
+  await expect(language()).toHaveValue("es");
+  await language().selectOption("");
+  await page.getByRole("dialog").getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  const saved = await page.request.get(`/api/admin/orgs/${demoId("riverside")}`);
+  expect((await saved.json()).data.defaultLanguage).toBeNull();
+});
+
 test("a Guide sees only their own school, and another school's explorer is refused", async ({ page }) => {
   await signInAs(page, "guide@dash.demo", "/app/admin/organizations");
   const table = page.getByRole("table", { name: /Organizations with their students/ });

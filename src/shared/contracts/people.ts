@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LANGUAGES } from "../languages";
 import { DASH_ROLES } from "../roles";
 import { invalid, type ValidationMessage } from "../validation-messages";
 import { orgRefSchema } from "./auth";
@@ -55,6 +56,8 @@ export const orgSchema = z.object({
   name: z.string(),
   type: z.string(),
   identifier: z.string().nullable(),
+  /** The language its people see Dash in unless they or their browser choose one; null: the district's. */
+  defaultLanguage: z.enum(LANGUAGES).nullable(),
   status: z.string(),
   dateLastModified: z.string(),
   parent: orgRefSchema.nullable(),
@@ -89,7 +92,11 @@ const orgIdentifier = z
   .regex(/^[\w .\-/]*$/, invalid("identifierCharacters"))
   .transform((value) => value || null);
 
-export const updateOrgSchema = changesOf({ name: orgName, identifier: orgIdentifier.nullable() });
+export const updateOrgSchema = changesOf({
+  name: orgName,
+  identifier: orgIdentifier.nullable(),
+  defaultLanguage: z.enum(LANGUAGES).nullable(),
+});
 export type UpdateOrg = z.input<typeof updateOrgSchema>;
 
 export const createSchoolSchema = z.object({

@@ -263,7 +263,7 @@ describe("creating and editing courses", () => {
     [{ ...valid, grades: ["3rd"] }, "grades.0", "Grades are CEDS levels"],
     [{ ...valid, grades: ["01", "01"] }, "grades", "List each grade once"],
     [{ ...valid, orgSourcedId: "" }, "orgSourcedId", "The organisation is required"],
-    [{ ...valid, orgSourcedId: "nowhere" }, "orgSourcedId", "No active organisation has this id"],
+    [{ ...valid, orgSourcedId: "nowhere" }, "orgSourcedId", "No active organization has this id"],
     [{ ...valid, schoolYearSourcedId: "never" }, "schoolYearSourcedId", "No school year has this id"],
   ])("refuses an invalid course (%#) with 400", async (json, path, message) => {
     const { status, body } = await call("/api/courses", "admin", { json });

@@ -246,6 +246,37 @@ describe("changing organisations", () => {
     );
   });
 
+  it("sets a school's default language, which its people get unless they or their browser choose", async () => {
+    const set = await call(`/api/admin/orgs/${MAPLE}`, admin, {
+      method: "PATCH",
+      json: { defaultLanguage: "es" },
+    });
+    expect(set.status).toBe(200);
+    expect(set.body.data.defaultLanguage).toBe("es");
+    const student = await t.signIn("student@dash.demo");
+    expect((await call("/api/auth/me", student)).body.language).toEqual({ own: null, school: "es" });
+    const log = await call("/api/admin/roster-changes", admin);
+    expect(log.body.data[0].summary).toBe("Maple Grove School’s default language is now Spanish");
+    const spanish = await call("/api/admin/roster-changes", admin, { headers: SPANISH });
+    expect(spanish.body.data[0].summary).toBe(
+      "El idioma predeterminado de Maple Grove School ahora es el español",
+    );
+    expect(
+      (await call(`/api/admin/orgs/${MAPLE}`, admin, { method: "PATCH", json: { defaultLanguage: "fr" } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await call(`/api/admin/orgs/${MAPLE}`, guide, { method: "PATCH", json: { defaultLanguage: "en" } }))
+        .status,
+    ).toBe(403);
+    const cleared = await call(`/api/admin/orgs/${MAPLE}`, admin, {
+      method: "PATCH",
+      json: { defaultLanguage: null },
+    });
+    expect(cleared.body.data.defaultLanguage).toBeNull();
+    expect((await call("/api/auth/me", student)).body.language).toEqual({ own: null, school: null });
+  });
+
   it("refuses an identifier another org has, an empty change and bad values", async () => {
     const taken = await call(`/api/admin/orgs/${RIVERSIDE}`, admin, {
       method: "PATCH",

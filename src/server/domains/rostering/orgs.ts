@@ -16,6 +16,7 @@ import type {
   updateOrgSchema,
 } from "../../../shared/contracts/people";
 import type { PersonSummary } from "../../../shared/contracts/rostering";
+import type { Language } from "../../../shared/languages";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
@@ -78,6 +79,7 @@ interface OrgRow {
   name: string;
   type: string;
   identifier: string | null;
+  defaultLanguage: Language | null;
   status: string;
   dateLastModified: Date | string;
   parentId: string | null;
@@ -86,7 +88,8 @@ interface OrgRow {
   total?: number | string;
 }
 
-const orgColumns = sql`o.sourced_id as "sourcedId", o.name, o.type, o.identifier, o.status,
+const orgColumns = sql`o.sourced_id as "sourcedId", o.name, o.type, o.identifier,
+  o.default_language as "defaultLanguage", o.status,
   o.date_last_modified as "dateLastModified",
   p.sourced_id as "parentId", p.name as "parentName", p.type as "parentType"`;
 
@@ -97,6 +100,7 @@ async function withCounts(numbers: OrgNumbersCache, rows: OrgRow[]): Promise<Org
     name: row.name,
     type: row.type,
     identifier: row.identifier,
+    defaultLanguage: row.defaultLanguage,
     status: row.status,
     dateLastModified: new Date(row.dateLastModified).toISOString(),
     parent: row.parentId
@@ -384,15 +388,36 @@ export async function updateOrg(
   now: Date,
 ): Promise<Org> {
   await db.transaction(async (tx) => {
-    const [org] = await queryRows<{ name: string; identifier: string | null }>(
+    const [org] = await queryRows<{
+      name: string;
+      identifier: string | null;
+      defaultLanguage: Language | null;
+    }>(
       tx,
-      sql`select name, identifier from orgs where sourced_id = ${orgId} and status = 'active' for update`,
+      sql`select name, identifier, default_language as "defaultLanguage" from orgs
+          where sourced_id = ${orgId} and status = 'active' for update`,
     );
     if (!org) throw new AppError("not_found", message("rostering:orgs.notFound", { orgId }));
     const name = input.name ?? org.name;
     const identifier = input.identifier === undefined ? org.identifier : input.identifier;
+    const defaultLanguage = input.defaultLanguage === undefined ? org.defaultLanguage : input.defaultLanguage;
     const isRenamed = name !== org.name;
     const isIdentifierChanged = identifier !== org.identifier;
+    if (defaultLanguage !== org.defaultLanguage) {
+      await tx.execute(sql`update orgs set default_language = ${defaultLanguage}, date_last_modified = ${now}
+        where sourced_id = ${orgId}`);
+      await recordRosterChange(tx, {
+        actorSourcedId: actor.realUser.sourcedId,
+        action: "org.update",
+        orgSourcedId: orgId,
+        summary: message("rostering:changes.orgLanguageChanged", {
+          name,
+          language: defaultLanguage ?? "none",
+        }),
+        details: { before: { defaultLanguage: org.defaultLanguage }, after: { defaultLanguage } },
+        createdAt: now,
+      });
+    }
     if (!isRenamed && !isIdentifierChanged) return;
     if (identifier?.toLowerCase() !== org.identifier?.toLowerCase())
       await assertIdentifierFree(tx, identifier, orgId);

@@ -1,12 +1,13 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { School } from "lucide-react";
-import { type FormEvent, useDeferredValue, useState } from "react";
+import { type FormEvent, useDeferredValue, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Org } from "../../../shared/contracts/people";
+import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from "../../../shared/languages";
 import { PageHeader } from "../../components/page-header";
 import { Dialog, failureMessage } from "../../components/ui/dialog";
-import { buttonClass, TextField } from "../../components/ui/form";
+import { buttonClass, SelectField, TextField } from "../../components/ui/form";
 import { TableRegion } from "../../components/ui/table-region";
 import { i18next } from "../../lib/i18n";
 import { authKeys } from "../auth/api";
@@ -196,6 +197,13 @@ function useRefreshAfterOrgChange() {
     ]);
 }
 
+interface OrgValues {
+  name: string;
+  identifier: string;
+  /** "" follows the organization above (English at the top); only editing asks for it. */
+  defaultLanguage?: Language | "";
+}
+
 function OrgForm({
   submitLabel,
   initial,
@@ -203,15 +211,17 @@ function OrgForm({
   onClose,
 }: {
   submitLabel: string;
-  initial: { name: string; identifier: string };
-  onSubmit: (values: { name: string; identifier: string }) => Promise<unknown>;
+  initial: OrgValues;
+  onSubmit: (values: OrgValues) => Promise<unknown>;
   onClose: () => void;
 }) {
   const { t } = useTranslation("admin");
   const [name, setName] = useState(initial.name);
   const [identifier, setIdentifier] = useState(initial.identifier);
+  const [defaultLanguage, setDefaultLanguage] = useState(initial.defaultLanguage);
   const [failure, setFailure] = useState<string | null>(null);
   const [isSaving, setIsSaving] = useState(false);
+  const languageHintId = useId();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -219,7 +229,7 @@ function OrgForm({
     setIsSaving(true);
     setFailure(null);
     try {
-      await onSubmit({ name: name.trim(), identifier: identifier.trim() });
+      await onSubmit({ name: name.trim(), identifier: identifier.trim(), defaultLanguage });
       onClose();
     } catch (error) {
       setFailure(failureMessage(error, t("organizations.form.saveFailed")));
@@ -243,6 +253,23 @@ function OrgForm({
         maxLength={100}
         placeholder={t("organizations.form.identifierPlaceholder")}
       />
+      {defaultLanguage !== undefined && (
+        <div>
+          <SelectField
+            label={t("organizations.form.language")}
+            value={defaultLanguage}
+            onChange={(event) => setDefaultLanguage(isLanguage(event.target.value) ? event.target.value : "")}
+            options={[
+              { value: "", label: t("organizations.form.languageInherited") },
+              ...LANGUAGES.map((language) => ({ value: language, label: LANGUAGE_NAMES[language] })),
+            ]}
+            aria-describedby={languageHintId}
+          />
+          <p id={languageHintId} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            {t("organizations.form.languageHint")}
+          </p>
+        </div>
+      )}
       {failure && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">
           {failure}
@@ -267,9 +294,17 @@ function EditOrgDialog({ org, onClose }: { org: Org; onClose: () => void }) {
     <Dialog title={t("organizations.table.editLabel", { name: org.name })} onClose={onClose}>
       <OrgForm
         submitLabel={t("organizations.form.save")}
-        initial={{ name: org.name, identifier: org.identifier ?? "" }}
-        onSubmit={async ({ name, identifier }) => {
-          await updateOrg(org.sourcedId, { name, identifier: identifier || null });
+        initial={{
+          name: org.name,
+          identifier: org.identifier ?? "",
+          defaultLanguage: org.defaultLanguage ?? "",
+        }}
+        onSubmit={async ({ name, identifier, defaultLanguage }) => {
+          await updateOrg(org.sourcedId, {
+            name,
+            identifier: identifier || null,
+            defaultLanguage: defaultLanguage || null,
+          });
           await refresh();
         }}
         onClose={onClose}
