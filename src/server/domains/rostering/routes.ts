@@ -7,6 +7,7 @@ import { requireActiveRole } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
 import { message } from "../../lib/i18n";
 import { readQuery } from "../../lib/validation";
+import { containsPattern } from "./filter";
 import { classIdsInGuideReach, peopleIdsOfGuide, studentIdsInReach, studentIdsOfGuide } from "./scope";
 
 interface PersonRow {
@@ -21,7 +22,7 @@ interface PersonRow {
 
 /** People matching a search inside a scope, with their Dash roles, sorted by name. */
 async function findPeople(db: Database, scope: SQL, page: { search: string; limit: number; offset: number }) {
-  const pattern = `%${page.search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  const pattern = containsPattern(page.search);
   const rows = await queryRows<PersonRow>(
     db,
     sql`select u.sourced_id as "sourcedId", u.given_name as "givenName", u.family_name as "familyName", u.email, u.grades,
@@ -52,7 +53,7 @@ async function findStudentsWithFamilies(
   guideId: string,
   page: { search: string; limit: number; offset: number },
 ) {
-  const pattern = `%${page.search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  const pattern = containsPattern(page.search);
   const matches = (alias: string) => sql.raw(`${alias}.given_name || ' ' || ${alias}.family_name ilike `);
   const students = await findPeople(
     db,
@@ -62,37 +63,30 @@ async function findStudentsWithFamilies(
           where a.user_sourced_id = u.sourced_id and f.status = 'active' and ${matches("f")}${pattern}))`,
     { ...page, search: "" },
   );
-  const ids = students.data.map((student) => student.sourcedId);
-  const families =
-    ids.length === 0
-      ? { data: [] }
-      : await findPeople(
-          db,
-          sql`u.sourced_id in (select a.agent_sourced_id from user_agents a where a.user_sourced_id in (${sql.join(
-            ids.map((id) => sql`${id}`),
-            sql`, `,
-          )}))`,
-          { search: "", limit: 1000, offset: 0 },
-        );
-  const links = ids.length
-    ? await queryRows<{ studentId: string; agentId: string }>(
-        db,
-        sql`select user_sourced_id as "studentId", agent_sourced_id as "agentId" from user_agents
-            where user_sourced_id in (${sql.join(
-              ids.map((id) => sql`${id}`),
-              sql`, `,
-            )})`,
-      )
-    : [];
-  const byId = new Map(families.data.map((person) => [person.sourcedId, person]));
+  if (students.data.length === 0) return { total: students.total, data: [] };
+  const ids = sql.join(
+    students.data.map((student) => sql`${student.sourcedId}`),
+    sql`, `,
+  );
+  const [families, links] = await Promise.all([
+    findPeople(
+      db,
+      sql`u.sourced_id in (select a.agent_sourced_id from user_agents a where a.user_sourced_id in (${ids}))`,
+      { search: "", limit: 1000, offset: 0 },
+    ),
+    queryRows<{ studentId: string; agentId: string }>(
+      db,
+      sql`select user_sourced_id as "studentId", agent_sourced_id as "agentId" from user_agents
+          where user_sourced_id in (${ids})`,
+    ),
+  ]);
+  const isLinked = new Set(links.map((link) => `${link.studentId} ${link.agentId}`));
   return {
     total: students.total,
+    // Families keep findPeople's order: by family name, then given name.
     data: students.data.map((student) => ({
       ...student,
-      families: links
-        .filter((link) => link.studentId === student.sourcedId)
-        .flatMap((link) => byId.get(link.agentId) ?? [])
-        .sort((a, b) => `${a.familyName} ${a.givenName}`.localeCompare(`${b.familyName} ${b.givenName}`)),
+      families: families.data.filter((person) => isLinked.has(`${student.sourcedId} ${person.sourcedId}`)),
     })),
   };
 }

@@ -18,6 +18,7 @@ import { failureMessage } from "../../components/ui/dialog";
 import { buttonClass, SelectField, TextField } from "../../components/ui/form";
 import { i18next, schemaMessage } from "../../lib/i18n";
 import { fullName } from "../auth/auth-state";
+import { PersonIdentity } from "../auth/person-identity";
 import { useAuth } from "../auth/use-auth";
 import { EmptyState, Loading, QueryError } from "../home/parts";
 import {
@@ -648,14 +649,7 @@ function GuardianFinder({
           >
             {found.data.data.map((person) => (
               <li key={person.sourcedId} className="flex items-center justify-between gap-3 py-2">
-                <div className="min-w-0">
-                  <p className="font-medium">{fullName(person)}</p>
-                  <p className="truncate text-xs text-slate-600 dark:text-slate-400">
-                    {[person.roles.map((role) => t(`common:roles.${role}`)).join(", "), person.email]
-                      .filter(Boolean)
-                      .join(" · ")}
-                  </p>
-                </div>
+                <PersonIdentity person={person} />
                 {chosenIds.includes(person.sourcedId) ? (
                   <span className="text-xs font-semibold text-slate-600 dark:text-slate-300">
                     {t("onboarding.finder.added")}

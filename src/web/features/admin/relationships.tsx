@@ -6,6 +6,7 @@ import type { PersonSummary } from "../../../shared/contracts/rostering";
 import { ConfirmDialog, failureMessage } from "../../components/ui/dialog";
 import { gradeLabel } from "../../lib/format";
 import { fullName } from "../auth/auth-state";
+import { PersonIdentity } from "../auth/person-identity";
 import { Loading, QueryError, Section } from "../home/parts";
 import { linkAgent, relationshipsQuery, unlinkAgent } from "./api";
 import { DANGER_SMALL_BUTTON, PeopleSearch, PersonPicker, SMALL_BUTTON } from "./people-search";
@@ -183,14 +184,7 @@ function LinkedList({
         <ul className="mt-1 divide-y divide-slate-100 dark:divide-slate-800" aria-label={title}>
           {people.map((other) => (
             <li key={other.sourcedId} className="flex items-center justify-between gap-3 py-2.5">
-              <div className="min-w-0">
-                <p className="font-medium">{fullName(other)}</p>
-                <p className="truncate text-xs text-slate-600 dark:text-slate-400">
-                  {[other.roles.map((role) => t(`common:roles.${role}`)).join(", "), other.email]
-                    .filter(Boolean)
-                    .join(" · ")}
-                </p>
-              </div>
+              <PersonIdentity person={other} />
               <button
                 type="button"
                 onClick={() => onUnlink(other)}

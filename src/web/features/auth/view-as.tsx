@@ -8,6 +8,7 @@ import { Pager } from "../../components/ui/pager";
 import { ApiRequestError } from "../../lib/http";
 import { fetchChildren, startImpersonation, VIEWABLE_PAGE, viewablePeopleQuery } from "./api";
 import { fullName } from "./auth-state";
+import { PersonIdentity } from "./person-identity";
 
 export const SELECTED_CHILD_KEY = "dash-selected-child";
 
@@ -99,14 +100,7 @@ function PersonRow({ person, onView }: { person: PersonSummary; onView: (person:
   const { t } = useTranslation("auth");
   return (
     <div className="flex items-center justify-between gap-3">
-      <div className="min-w-0 flex-1">
-        <p className="font-medium">{fullName(person)}</p>
-        <p className="truncate text-xs text-slate-600 dark:text-slate-400">
-          {[person.roles.map((role) => t(`common:roles.${role}`)).join(", "), person.email]
-            .filter(Boolean)
-            .join(" · ")}
-        </p>
-      </div>
+      <PersonIdentity person={person} className="min-w-0 flex-1" />
       <button
         type="button"
         onClick={() => onView(person)}
