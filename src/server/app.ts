@@ -9,6 +9,7 @@ import { activityRoutes, ingestRoutes } from "./domains/activity/routes";
 import { authRoutes, passwordAdminRoutes } from "./domains/auth/routes";
 import { apiClientRoutes, oauthRoutes } from "./domains/oauth/routes";
 import { privacyAdminRoutes, privacyFamilyRoutes } from "./domains/privacy/routes";
+import { rewardsRoutes } from "./domains/rewards/routes";
 import { rosterAdminRoutes } from "./domains/rostering/admin-routes";
 import { ROSTER_IMPORT_PATH, rosterBulkRoutes } from "./domains/rostering/bulk/routes";
 import { courseRoutes } from "./domains/rostering/course-routes";
@@ -116,6 +117,7 @@ export function createApp(deps: AppDeps) {
     .route("/admin", passwordAdminRoutes(deps))
     .route("/", activityRoutes(deps))
     .route("/flow", flowRoutes(deps))
+    .route("/rewards", rewardsRoutes(deps))
     .route("/admin/api-clients", apiClientRoutes(deps))
     .route("/admin/roster", rosterBulkRoutes(deps))
     .route("/admin/privacy", privacyAdminRoutes(deps))

@@ -1,6 +1,7 @@
 import type { DatabaseHandle } from "./db/client";
 import type { AuthService } from "./domains/auth/service";
 import { runDailyRetention } from "./domains/privacy/retention";
+import { defineRewardJobs } from "./domains/rewards/jobs";
 import { message } from "./lib/i18n";
 import type { Logger } from "./lib/logger";
 import { sweepRateLimitWindows } from "./lib/rate-limit";
@@ -65,6 +66,8 @@ export function createServerJobRunner({
     },
   });
   runner.schedule("jobs.prune", { dailyAt: "03:00", timeZone: "UTC" });
+
+  defineRewardJobs(runner, db, now, logger);
 
   // The quiet hour of the night: the embedded database's maintenance and backup run then.
   const quietHour = String(nightlyBackup?.hour ?? DEFAULT_QUIET_HOUR).padStart(2, "0");

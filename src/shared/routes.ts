@@ -7,6 +7,7 @@ import {
   MAX_PAGE_SIZE,
   ROSTER_STATUSES,
 } from "./contracts/courses";
+import { LEDGER_KINDS } from "./contracts/rewards";
 import type { DashRole } from "./roles";
 import {
   flag,
@@ -144,6 +145,14 @@ export const searchSchemas = {
   }),
   orgExplorer: z.object({ tab: oneOfOr(["overview", "classes", "people"], "overview") }),
   childrenProgress: z.object({ childId: text() }),
+  oneStudent: z.object({ studentId: text() }),
+  transactions: z.object({
+    studentId: text(),
+    kind: oneOf(LEDGER_KINDS),
+    from: isoDate(),
+    to: isoDate(),
+    page: integerOr(0, 0),
+  }),
   checkChart: z.object({ view: oneOf(["dashboard", "create", "edit", "progress"]), chartId: text() }),
   oneDate: z.object({ date: isoDate() }),
   flowDay: z.object({ date: isoDate(), classId: text() }),
@@ -330,6 +339,7 @@ export const routes = [
     title: "Emporium approvals",
     summary: "Reward requests from your children waiting for approval.",
     access: FAMILY,
+    search: searchSchemas.childrenProgress,
     nav: "Family",
   },
   {
@@ -567,7 +577,7 @@ export const routes = [
   {
     path: "/app/child/$childId/payout",
     title: "Child payout",
-    summary: "Give a child their weekly bonus or a debit.",
+    summary: "Turn some of a child's Alphas into a real-world reward.",
     access: FAMILY,
   },
   {
@@ -575,6 +585,7 @@ export const routes = [
     title: "Award Alphas",
     summary: "Award Alphas to your students.",
     access: STAFF,
+    search: searchSchemas.oneStudent,
     nav: "Rewards",
   },
   {
@@ -620,6 +631,7 @@ export const routes = [
     title: "Rewards debugger",
     summary: "Inspect Alphas balances and ledgers.",
     access: ADMIN,
+    search: searchSchemas.oneStudent,
   },
 
   // Administration
@@ -628,12 +640,13 @@ export const routes = [
     title: "Transactions",
     summary: "Every Alphas movement, with actor and reason.",
     access: ADMIN,
+    search: searchSchemas.transactions,
     nav: "Administration",
   },
   {
     path: "/app/admin/test-bounty-payout",
     title: "Test bounty payout",
-    summary: "Try a MAP growth bounty payout without paying it.",
+    summary: "Run the earning rules for a period: see who would get what, then pay.",
     access: ADMIN,
   },
   {

@@ -15,6 +15,7 @@ import {
 import { MAX_CLASSES, MAX_GUARDIANS } from "./contracts/onboarding";
 import { CLASS_SORTS, ORG_SORTS, PEOPLE_SORTS, USER_SORTS } from "./contracts/people";
 import { RETENTION_RULES } from "./contracts/privacy";
+import { GRANT_KINDS, LEDGER_KINDS, MAX_MANUAL_ALPHAS, MAX_PRICE, REDEMPTION_STATUSES } from "./contracts/rewards";
 import english from "./locales/en.json";
 import spanish from "./locales/es.json";
 import { PASSWORD_MAX_LENGTH } from "./password-policy";
@@ -203,6 +204,11 @@ describe("the shared schemas' messages", () => {
       gradesAreCeds: `Grades are CEDS levels: ${GRADES.join(", ")}`,
       enrollmentRoleOneOf: `role is one of ${ENROLLMENT_ROLES.join(", ")}`,
       dashRoleOneOf: `role is one of ${DASH_ROLES.join(", ")}`,
+      alphasTooLarge: `At most ${MAX_MANUAL_ALPHAS} Alphas at a time`,
+      priceTooLarge: `A price is at most ${MAX_PRICE} Alphas`,
+      ledgerKindOneOf: `kind is one of ${LEDGER_KINDS.join(", ")}`,
+      redemptionStatusOneOf: `status is one of ${REDEMPTION_STATUSES.join(", ")}`,
+      grantKindOneOf: `kind is ${GRANT_KINDS.slice(0, -1).join(", ")} or ${GRANT_KINDS.at(-1)}`,
       tooManyGuardians: `Add at most ${MAX_GUARDIANS} parents or guardians`,
       tooManyClasses: `Choose at most ${MAX_CLASSES} classes`,
       newPasswordTooLong: `Choose a shorter password: at most ${PASSWORD_MAX_LENGTH} characters`,

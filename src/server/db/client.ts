@@ -373,3 +373,11 @@ export async function queryRows<Row>(db: Database, query: SQL): Promise<Row[]> {
 export async function pingDatabase(db: Database): Promise<void> {
   await db.execute(sql`select 1`);
 }
+
+/** A unique index refused a row: a concurrent request wrote the same key first. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}

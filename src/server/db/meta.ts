@@ -9,7 +9,12 @@ export const appMeta = pgTable("app_meta", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-export type MetaKey = "demo_seeded_at" | "daily_xp_goals" | "xp_rules" | "retention_settings";
+export type MetaKey =
+  | "demo_seeded_at"
+  | "daily_xp_goals"
+  | "xp_rules"
+  | "retention_settings"
+  | "reward_settings";
 
 export async function getMeta(db: Database, key: MetaKey): Promise<unknown> {
   const [row] = await db.select({ value: appMeta.value }).from(appMeta).where(eq(appMeta.key, key));

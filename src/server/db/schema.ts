@@ -3,6 +3,7 @@ export * from "../domains/activity/schema";
 export * from "../domains/auth/schema";
 export * from "../domains/oauth/schema";
 export * from "../domains/privacy/schema";
+export * from "../domains/rewards/schema";
 export * from "../domains/rostering/schema";
 export { rateLimitWindows } from "../lib/rate-limit";
 export * from "../platform/jobs/schema";

@@ -11,6 +11,10 @@ const STATUS_BY_CODE = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  // The Alphas' refusals, each a 409 a client can tell apart.
+  insufficient_balance: 409,
+  out_of_stock: 409,
+  limit_reached: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   too_many_requests: 429,

@@ -120,16 +120,19 @@ export function parseWith<Schema extends z.ZodType>(
 /**
  * Reads and validates a JSON body: malformed JSON and wrong shapes are both a 400.
  * `checkEachItem` is for batches whose items are judged one by one (ingestion): one bad item
- * must not refuse the others, so text is left to the item's own validation.
+ * must not refuse the others, so text is left to the item's own validation. `mayBeEmpty` reads
+ * an empty body as `{}`.
  */
 export async function readJsonBody<Schema extends z.ZodType>(
   c: Context,
   schema: Schema,
-  options: { checkEachItem?: boolean } = {},
+  options: { checkEachItem?: boolean; mayBeEmpty?: boolean } = {},
 ): Promise<z.output<Schema>> {
   let body: unknown;
   try {
-    body = await c.req.json();
+    // A step with nothing to add (approve, cancel) may come without a body: it reads as `{}`.
+    const text = await c.req.text();
+    body = options.mayBeEmpty && text.trim() === "" ? {} : JSON.parse(text);
   } catch {
     throw new AppError("invalid_json", message("common:invalidJson"));
   }

@@ -29,6 +29,7 @@ import {
   demoId,
 } from "./demo-accounts";
 import { seedDemoActivity } from "./demo-activity";
+import { seedDemoRewards } from "./demo-rewards";
 
 /**
  * The demo school: a district with two schools, nine Guides, 153 students in grades K–8
@@ -538,6 +539,7 @@ export async function seedDemoSchool(db: Database, today: Date = new Date()): Pr
   });
 
   await seedDemoActivity(db, today);
+  await seedDemoRewards(db, today);
 }
 
 export async function isDatabaseEmpty(db: Database): Promise<boolean> {

@@ -46,6 +46,8 @@ export const activityFactSchema = z
     totalQuestions: count,
     correctQuestions: count,
     masteredUnits: count,
+    /** A test's score: mastery tests of 90% and more earn Alphas. */
+    scorePercent: z.number().min(0, invalid("scorePercent")).max(100, invalid("scorePercent")).optional(),
     activeSeconds: seconds,
     inactiveSeconds: seconds,
     wasteSeconds: seconds,

@@ -42,6 +42,22 @@ function metricItems(generated: unknown): Map<string, number> {
   return values;
 }
 
+/** A test's score in percent, from `scoreGiven` / `maxScore`, an explicit percent, or the answers. */
+function scorePercentOf(
+  generated: Json,
+  extensions: Json,
+  total?: number,
+  correct?: number,
+): number | undefined {
+  const given = number(generated.scoreGiven);
+  const max = number(generated.maxScore);
+  const percent =
+    given !== undefined && max
+      ? (given / max) * 100
+      : (number(extensions.scorePercent) ?? (total ? ((correct ?? 0) / total) * 100 : undefined));
+  return percent === undefined ? undefined : Math.min(100, Math.max(0, Math.round(percent * 100) / 100));
+}
+
 const wholeSeconds = (value: number | undefined) => (value === undefined ? undefined : Math.round(value));
 
 const SUPPORTED = [
@@ -117,10 +133,17 @@ export function readCaliperEvent(event: unknown): IngestItem {
     // Assessments: an item is one question; a whole assessment reports its counts in extensions.
     const isCorrect =
       extensions.isCorrect ?? (isObject(generated.extensions) ? generated.extensions.isCorrect : undefined);
+    const totalQuestions = type === "AssessmentItemEvent" ? 1 : number(extensions.totalQuestions);
+    const correctQuestions =
+      type === "AssessmentItemEvent" ? (isCorrect === true ? 1 : 0) : number(extensions.correctQuestions);
     Object.assign(fact, {
-      totalQuestions: type === "AssessmentItemEvent" ? 1 : number(extensions.totalQuestions),
-      correctQuestions:
-        type === "AssessmentItemEvent" ? (isCorrect === true ? 1 : 0) : number(extensions.correctQuestions),
+      totalQuestions,
+      correctQuestions,
+      // A whole assessment's score: said outright (a Caliper Score), or its share of correct answers.
+      scorePercent:
+        type === "AssessmentEvent"
+          ? scorePercentOf(generated, extensions, totalQuestions, correctQuestions)
+          : undefined,
     });
   }
   // Leave out what the event did not say, so the plain schema's defaults apply.

@@ -434,6 +434,7 @@ async function storeEvents(
     total_questions: fact.totalQuestions,
     correct_questions: fact.correctQuestions,
     mastered_units: fact.masteredUnits,
+    score_percent: fact.scorePercent ?? null,
     active_seconds: fact.activeSeconds,
     inactive_seconds: fact.inactiveSeconds,
     waste_seconds: fact.wasteSeconds,
@@ -449,15 +450,15 @@ async function storeEvents(
           select * from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as b(
             event_id text, student_sourced_id text, occurred_at timestamptz, local_date date, subject text,
             activity_id text, activity_name text, expected_xp numeric, total_questions int, correct_questions int,
-            mastered_units int, active_seconds int, inactive_seconds int, waste_seconds int, anti_pattern_seconds int,
-            attempt int, awarded_xp numeric, xp_explanation text, reason text)),
+            mastered_units int, score_percent numeric, active_seconds int, inactive_seconds int, waste_seconds int,
+            anti_pattern_seconds int, attempt int, awarded_xp numeric, xp_explanation text, reason text)),
         events as (
           insert into activity_events (app_id, event_id, student_sourced_id, occurred_at, local_date, subject,
             activity_id, activity_name, expected_xp, total_questions, correct_questions, mastered_units,
-            active_seconds, inactive_seconds, waste_seconds, anti_pattern_seconds, attempt, awarded_xp,
+            score_percent, active_seconds, inactive_seconds, waste_seconds, anti_pattern_seconds, attempt, awarded_xp,
             xp_explanation, received_at)
           select ${appId}::uuid, event_id, student_sourced_id, occurred_at, local_date, subject, activity_id,
-            activity_name, expected_xp, total_questions, correct_questions, mastered_units, active_seconds,
+            activity_name, expected_xp, total_questions, correct_questions, mastered_units, score_percent, active_seconds,
             inactive_seconds, waste_seconds, anti_pattern_seconds, attempt, awarded_xp, xp_explanation, ${now}::timestamptz
           from batch
           on conflict (app_id, event_id) do nothing

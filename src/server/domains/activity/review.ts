@@ -162,6 +162,7 @@ export async function approveHeldEvent(
         totalQuestions: fact.totalQuestions,
         correctQuestions: fact.correctQuestions,
         masteredUnits: fact.masteredUnits,
+        scorePercent: fact.scorePercent ?? null,
         activeSeconds: fact.activeSeconds,
         inactiveSeconds: fact.inactiveSeconds,
         wasteSeconds: fact.wasteSeconds,

@@ -27,6 +27,7 @@ import { message } from "../../lib/i18n";
 import { revalidateEachTime } from "../../lib/revalidate";
 import { readJsonBody, readQuery, requestLanguage } from "../../lib/validation";
 import { ingestedEvents } from "../../platform/metrics/metrics";
+import { EARN_JOB } from "../rewards/jobs";
 import { canSeeStudent, studentIdsInReach } from "../rostering/scope";
 import { authenticateAppKey, createApp, createKey, listApps, listKeys, revokeKey, updateApp } from "./apps";
 import { readCaliperEvent } from "./caliper";
@@ -47,9 +48,13 @@ function countIngestedEvents(result: IngestResult): void {
 }
 
 /** Learning apps post activity here with their API key (no session). */
-export function ingestRoutes({ db, auth, env, live }: AppDeps) {
+export function ingestRoutes({ db, auth, env, live, jobs }: AppDeps) {
   const limits = ingestLimitsFromEnv(env);
-  const tellStudents = (studentIds: string[]) => live.publish("home-changed", studentIds);
+  // Credited students' homes update live, and the Alphas their activity earned are paid.
+  const tellStudents = async (studentIds: string[]) => {
+    await live.publish("home-changed", studentIds);
+    await jobs.enqueue(EARN_JOB, { studentIds });
+  };
   return new Hono<AppEnv & { Variables: { appId: string } }>()
     .use("*", async (c, next) => {
       const key = await authenticateAppKey(db, c.req.header("authorization"), auth.now());

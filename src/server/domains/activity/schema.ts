@@ -69,6 +69,8 @@ export const activityEvents = pgTable(
     totalQuestions: integer("total_questions").notNull().default(0),
     correctQuestions: integer("correct_questions").notNull().default(0),
     masteredUnits: integer("mastered_units").notNull().default(0),
+    /** A test's score in percent, when the event was a scored test. */
+    scorePercent: numeric("score_percent", { precision: 5, scale: 2, mode: "number" }),
     activeSeconds: integer("active_seconds").notNull().default(0),
     inactiveSeconds: integer("inactive_seconds").notNull().default(0),
     wasteSeconds: integer("waste_seconds").notNull().default(0),
@@ -81,6 +83,10 @@ export const activityEvents = pgTable(
   (table) => [
     uniqueIndex("activity_events_app_event_idx").on(table.appId, table.eventId),
     index("activity_events_student_day_idx").on(table.studentSourcedId, table.localDate),
+    // The events that earn Alphas (mastered units, scored tests), found by day by the earning rules.
+    index("activity_events_earning_day_idx")
+      .on(table.localDate)
+      .where(sql`${table.masteredUnits} > 0 or ${table.scorePercent} is not null`),
   ],
 );
 
@@ -132,6 +138,8 @@ export const dailyStudentMetrics = pgTable(
   },
   (table) => [
     primaryKey({ columns: [table.studentSourcedId, table.localDate, table.subject, table.appKey] }),
+    // Every student's totals of one day, for the nightly earning rules and reports.
+    index("daily_student_metrics_day_idx").on(table.localDate),
   ],
 );
 

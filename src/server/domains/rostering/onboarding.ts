@@ -8,7 +8,7 @@ import type {
   onboardingRequestSchema,
 } from "../../../shared/contracts/onboarding";
 import type { PersonSummary } from "../../../shared/contracts/rostering";
-import { type Database, queryRows } from "../../db/client";
+import { type Database, isUniqueViolation, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
@@ -207,14 +207,6 @@ const duplicateEmail = (email: string) =>
 /** A grade as messages name it: "grade 3", "kindergarten" (see gradeName). */
 function gradeValues(grade: string) {
   return { grade, gradeNumber: /^\d+$/.test(grade) ? String(Number(grade)) : grade };
-}
-
-/** A unique index refused a row: another request took the same email meanwhile. */
-function isUniqueViolation(error: unknown): boolean {
-  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
 }
 
 export async function onboardStudent(

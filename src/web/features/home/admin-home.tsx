@@ -118,10 +118,11 @@ function Totals({ schools }: { schools: SchoolTotals[] }) {
         {tiles.map((tile) => (
           <div
             key={tile.label}
-            className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+            className="min-w-0 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
           >
             <dt className="text-sm font-medium text-slate-600 dark:text-slate-300">{tile.label}</dt>
-            <dd className="mt-1 flex items-baseline gap-2">
+            {/* The change note wraps under the figure in a phone's half-width tile. */}
+            <dd className="mt-1 flex flex-wrap items-baseline gap-x-2">
               <span className="text-2xl font-extrabold tabular-nums">{tile.value}</span>
               {tile.note && <span className="text-sm text-slate-600 dark:text-slate-300">{tile.note}</span>}
             </dd>

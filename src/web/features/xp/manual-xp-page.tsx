@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
+import { newIdempotencyKey } from "../../lib/idempotency";
 import { homeKeys } from "../home/api";
 import { awardXp, xpKeys } from "./api";
 import { HeldForReview } from "./held-events";
@@ -13,15 +14,6 @@ export const SUBJECTS = ["Math", "Reading", "Language", "Science"] as const;
 
 const INPUT_CLASS =
   "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-base shadow-sm focus:border-brand-600 dark:border-slate-700 dark:bg-slate-950";
-
-/** A fresh key per form fill: a double click or a retry of the same fill counts once. */
-function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
-  // Outside a secure context randomUUID is missing; 16 random bytes do the same job.
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
-    byte.toString(16).padStart(2, "0"),
-  ).join("");
-}
 
 interface Confirmation {
   studentName: string;

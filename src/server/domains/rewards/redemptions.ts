@@ -1,0 +1,429 @@
+import { type SQL, sql } from "drizzle-orm";
+import type {
+  Redemption,
+  RedemptionAction,
+  RedemptionStatus,
+  RewardSettings,
+} from "../../../shared/contracts/rewards";
+import { type Database, isUniqueViolation, queryJsonRows, queryRows } from "../../db/client";
+import type { Actor } from "../../lib/context";
+import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
+import { studentIdsInReach } from "../rostering/scope";
+import { itemImagePath, itemsForStudents } from "./items";
+import { assertAffordable, lockAccount, type NewEntry, nameOf, postEntries } from "./ledger";
+import { rewardSettingsOf } from "./settings";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+interface RedemptionRow {
+  id: string;
+  student_id: string;
+  student_name: string | null;
+  item_id: string;
+  item_name: string;
+  has_image_key: boolean;
+  image_url: string | null;
+  price: number;
+  status: RedemptionStatus;
+  approver_kind: "family" | "staff";
+  decided_by: string | null;
+  decided_by_name: string | null;
+  decided_at: string | null;
+  note: string | null;
+  fulfilled_by: string | null;
+  fulfilled_by_name: string | null;
+  fulfilled_at: string | null;
+  created_at: string;
+}
+
+const iso = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const REDEMPTION_COLUMNS = sql`r.id, r.student_sourced_id as student_id, ${nameOf(sql`r.student_sourced_id`)} as student_name,
+  r.item_id, r.item_name, (i.image_key is not null) as has_image_key, i.image_url, r.price, r.status,
+  r.approver_kind, r.decided_by, ${nameOf(sql`r.decided_by`)} as decided_by_name, ${iso(sql`r.decided_at`)} as decided_at,
+  r.note, r.fulfilled_by, ${nameOf(sql`r.fulfilled_by`)} as fulfilled_by_name, ${iso(sql`r.fulfilled_at`)} as fulfilled_at,
+  ${iso(sql`r.created_at`)} as created_at`;
+
+const person = (id: string | null, name: string | null) => (id ? { sourcedId: id, name: name ?? id } : null);
+
+function toRedemption(row: RedemptionRow, expiryDays: number): Redemption {
+  return {
+    id: row.id,
+    studentId: row.student_id,
+    student: person(row.student_id, row.student_name),
+    itemId: row.item_id,
+    itemName: row.item_name,
+    imageUrl: row.has_image_key ? itemImagePath(row.item_id) : row.image_url,
+    price: row.price,
+    status: row.status,
+    approverKind: row.approver_kind,
+    decidedBy: person(row.decided_by, row.decided_by_name),
+    decidedAt: row.decided_at,
+    note: row.note,
+    fulfilledBy: person(row.fulfilled_by, row.fulfilled_by_name),
+    fulfilledAt: row.fulfilled_at,
+    createdAt: row.created_at,
+    expiresAt:
+      row.status === "pending"
+        ? new Date(new Date(row.created_at).getTime() + expiryDays * DAY_MS).toISOString()
+        : null,
+  };
+}
+
+async function readRedemptions(db: Database, where: SQL, page?: { offset: number; limit: number }) {
+  const settings = await rewardSettingsOf(db);
+  const rows = await queryJsonRows<RedemptionRow>(
+    db,
+    sql`select ${REDEMPTION_COLUMNS} from reward_redemptions r join reward_items i on i.id = r.item_id
+        where ${where} order by r.created_at desc, r.id
+        ${page ? sql`offset ${page.offset} limit ${page.limit}` : sql``}`,
+  );
+  return rows.map((row) => toRedemption(row, settings.requestExpiryDays));
+}
+
+export async function getRedemption(db: Database, id: string): Promise<Redemption> {
+  const [found] = await readRedemptions(db, sql`r.id::text = ${id}`);
+  if (!found) throw new AppError("not_found", message("rewards:redemptions.notFound"));
+  return found;
+}
+
+/**
+ * A student asks for an item: its price is held and a unit of its stock set aside, under the
+ * account's lock and the item's, so concurrent requests can neither overspend nor oversell.
+ * The same idempotency key answers the first request again.
+ */
+export async function requestRedemption(
+  db: Database,
+  actor: Actor,
+  input: { itemId: string; idempotencyKey: string },
+  now: Date,
+): Promise<{ redemption: Redemption; isReplay: boolean }> {
+  if (actor.activeRole !== "student")
+    throw new AppError("forbidden", message("rewards:redemptions.studentsOnly"));
+  return placeRedemption(db, actor.user.sourcedId, input, now);
+}
+
+/** A student's request, once they are known to be the one asking (see requestRedemption). */
+export async function placeRedemption(
+  db: Database,
+  studentId: string,
+  input: { itemId: string; idempotencyKey: string },
+  now: Date,
+): Promise<{ redemption: Redemption; isReplay: boolean }> {
+  const earlier = async () => {
+    const [row] = await queryRows<{ id: string }>(
+      db,
+      sql`select id from reward_redemptions where student_sourced_id = ${studentId} and idempotency_key = ${input.idempotencyKey}`,
+    );
+    return row ? { redemption: await getRedemption(db, row.id), isReplay: true } : null;
+  };
+  const replay = await earlier();
+  if (replay) return replay;
+  try {
+    const id = await db.transaction(async (transaction) => {
+      const tx = transaction as unknown as Database;
+      const totals = await lockAccount(tx, studentId);
+      const [item] = await queryRows<{
+        id: string;
+        name: string;
+        price: number;
+        remaining: number | null;
+        has_family: boolean;
+      }>(
+        tx,
+        sql`select i.id, i.name, i.price, i.stock - i.reserved as remaining,
+              exists (select 1 from user_agents a where a.user_sourced_id = ${studentId}) as has_family
+            from reward_items i
+            where i.id::text = ${input.itemId} and i.is_active
+              and ${itemsForStudents(sql`select ${studentId}::text`)}
+            for update of i`,
+      );
+      if (!item) throw new AppError("validation_failed", message("rewards:items.unknown"));
+      if (item.remaining !== null && item.remaining <= 0)
+        throw new AppError("out_of_stock", message("rewards:redemptions.outOfStock", { item: item.name }));
+      assertAffordable(totals.balance - totals.held, item.price);
+      const [created] = await queryRows<{ id: string }>(
+        tx,
+        sql`with created as (
+              insert into reward_redemptions (student_sourced_id, item_id, item_name, price, approver_kind,
+                idempotency_key, created_at, updated_at)
+              values (${studentId}, ${item.id}::uuid, ${item.name}, ${item.price},
+                ${item.has_family ? "family" : "staff"}, ${input.idempotencyKey}, ${now.toISOString()}::timestamptz,
+                ${now.toISOString()}::timestamptz)
+              returning id),
+            reserved as (update reward_items set reserved = reserved + 1 where id = ${item.id}::uuid)
+            select id from created`,
+      );
+      const redemptionId = String(created?.id);
+      await postEntries(tx, {
+        studentId,
+        actorId: studentId,
+        at: now,
+        entries: [
+          {
+            account: "spending",
+            amount: -item.price,
+            kind: "hold",
+            reasonMessage: message("rewards:reasons.hold", { item: item.name }),
+            redemptionId,
+            idempotencyKey: `redemption:${redemptionId}:hold`,
+          },
+        ],
+      });
+      return redemptionId;
+    });
+    return { redemption: await getRedemption(db, id), isReplay: false };
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      const first = await earlier();
+      if (first) return first;
+    }
+    throw error;
+  }
+}
+
+/** Who may take each step, for a request of a student the caller can see. */
+function mayTake(
+  action: RedemptionAction,
+  actor: Actor,
+  redemption: Redemption,
+  isChildItem: boolean,
+): boolean {
+  const role = actor.activeRole;
+  const isFamily = role === "parent" || role === "guardian";
+  const isStaff = role === "teacher" || role === "administrator";
+  switch (action) {
+    case "cancel":
+      return role === "student" && actor.user.sourcedId === redemption.studentId;
+    case "approve":
+    case "reject":
+      return redemption.approverKind === "family" ? isFamily : isStaff;
+    case "fulfil":
+      // A family's own reward is handed out at home, by the family.
+      return isStaff || (isFamily && isChildItem);
+  }
+}
+
+/** Each step's starting state and where it leads. */
+const STEPS: Record<RedemptionAction, { from: RedemptionStatus; to: RedemptionStatus }> = {
+  approve: { from: "pending", to: "approved" },
+  reject: { from: "pending", to: "rejected" },
+  cancel: { from: "pending", to: "cancelled" },
+  fulfil: { from: "approved", to: "fulfilled" },
+};
+
+/**
+ * Approves, rejects, cancels or fulfils a request. Rejecting or cancelling releases the hold and
+ * the stock; fulfilling turns the hold into a spend and takes the unit from stock. Asking for a
+ * step the request has already taken answers it as it is.
+ */
+export async function decideRedemption(
+  db: Database,
+  actor: Actor,
+  id: string,
+  action: RedemptionAction,
+  note: string | undefined,
+  now: Date,
+): Promise<Redemption> {
+  const reach = studentIdsInReach(actor);
+  const [visible] = reach
+    ? await readRedemptions(db, sql`r.id::text = ${id} and r.student_sourced_id in (${reach})`)
+    : [];
+  if (!visible) throw new AppError("not_found", message("rewards:redemptions.notFound"));
+  const [item] = await queryRows<{ audience_kind: string }>(
+    db,
+    sql`select audience_kind from reward_items where id = ${visible.itemId}::uuid`,
+  );
+  if (!mayTake(action, actor, visible, item?.audience_kind === "child"))
+    throw new AppError("forbidden", message(`rewards:redemptions.mayNot.${action}`));
+  return takeStep(db, visible, action, actor.user.sourcedId, note, now);
+}
+
+/** A step of a request, once the caller is known to be allowed it (see decideRedemption). */
+export async function takeStep(
+  db: Database,
+  visible: Redemption,
+  action: RedemptionAction,
+  actorId: string | null,
+  note: string | undefined,
+  now: Date,
+): Promise<Redemption> {
+  const step = STEPS[action];
+  if (visible.status === step.to) return visible;
+
+  await db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Database;
+    await lockAccount(tx, visible.studentId);
+    const [current] = await queryRows<{
+      status: RedemptionStatus;
+      price: number;
+      item_id: string;
+      item_name: string;
+    }>(
+      tx,
+      sql`select status, price, item_id, item_name from reward_redemptions where id = ${visible.id}::uuid for update`,
+    );
+    if (!current) throw new AppError("not_found", message("rewards:redemptions.notFound"));
+    if (current.status === step.to) return;
+    if (current.status !== step.from)
+      throw new AppError(
+        "conflict",
+        message("rewards:redemptions.alreadyDone", { status: message(`rewards:statuses.${current.status}`) }),
+      );
+    await settle(tx, {
+      redemptionId: visible.id,
+      studentId: visible.studentId,
+      actorId,
+      price: current.price,
+      itemId: current.item_id,
+      itemName: current.item_name,
+      to: step.to,
+      note: note ?? null,
+      at: now,
+    });
+  });
+  return getRedemption(db, visible.id);
+}
+
+/** Moves a locked request to its new state, with the ledger entries and stock that go with it. */
+async function settle(
+  tx: Database,
+  input: {
+    redemptionId: string;
+    studentId: string;
+    actorId: string | null;
+    price: number;
+    itemId: string;
+    itemName: string;
+    to: RedemptionStatus;
+    note: string | null;
+    at: Date;
+  },
+): Promise<void> {
+  const at = input.at.toISOString();
+  const releases = input.to !== "approved";
+  const stock =
+    input.to === "fulfilled"
+      ? sql`stock = stock - 1, reserved = reserved - 1`
+      : releases
+        ? sql`reserved = reserved - 1`
+        : null;
+  const decision =
+    input.to === "fulfilled"
+      ? sql`fulfilled_by = ${input.actorId}, fulfilled_at = ${at}::timestamptz`
+      : sql`decided_by = ${input.actorId}, decided_at = ${at}::timestamptz, note = coalesce(${input.note}, note)`;
+  await queryRows(
+    tx,
+    sql`with moved as (update reward_redemptions set status = ${input.to}, ${decision}, updated_at = ${at}::timestamptz
+          where id = ${input.redemptionId}::uuid)
+        ${stock ? sql`update reward_items set ${stock} where id = ${input.itemId}::uuid` : sql`select 1`}`,
+  );
+  if (!releases) return;
+  const key = (kind: string) => `redemption:${input.redemptionId}:${kind}`;
+  const reasonValues = { item: input.itemName };
+  const entries: NewEntry[] = [
+    {
+      account: "spending",
+      amount: input.price,
+      kind: "release",
+      reasonMessage: message(`rewards:reasons.release.${input.to}`, reasonValues),
+      redemptionId: input.redemptionId,
+      idempotencyKey: key("release"),
+    },
+  ];
+  if (input.to === "fulfilled")
+    entries.push({
+      account: "spending",
+      amount: -input.price,
+      kind: "spend",
+      reasonMessage: message("rewards:reasons.spend", reasonValues),
+      redemptionId: input.redemptionId,
+      idempotencyKey: key("spend"),
+    });
+  await postEntries(tx, { studentId: input.studentId, actorId: input.actorId, entries, at: input.at });
+}
+
+/** Requests the caller may see: a student's own, a family's children's, a Guide's students', or all. */
+export async function listRedemptions(
+  db: Database,
+  actor: Actor,
+  query: {
+    status?: RedemptionStatus;
+    studentId?: string;
+    /** Only requests still open that were made before this instant. */
+    openSince?: Date;
+    offset: number;
+    limit: number;
+  },
+): Promise<{ data: Redemption[]; total: number }> {
+  const reach = studentIdsInReach(actor);
+  if (!reach)
+    throw new AppError(
+      "forbidden",
+      message("common:roleForbids", { action: message("rewards:actions.requests") }),
+    );
+  const conditions: SQL[] = [sql`r.student_sourced_id in (${reach})`];
+  if (query.status) conditions.push(sql`r.status = ${query.status}`);
+  if (query.studentId) conditions.push(sql`r.student_sourced_id = ${query.studentId}`);
+  if (query.openSince)
+    conditions.push(
+      sql`r.status in ('pending', 'approved') and r.created_at < ${query.openSince.toISOString()}::timestamptz`,
+    );
+  const where = sql.join(conditions, sql` and `);
+  const [count] = await queryRows<{ total: number }>(
+    db,
+    sql`select count(*)::int as total from reward_redemptions r where ${where}`,
+  );
+  return { data: await readRedemptions(db, where, query), total: count?.total ?? 0 };
+}
+
+/**
+ * Lets go of requests no one decided within the school's days: each releases its hold and its
+ * unit of stock. Safe to run twice, or in two processes at once (each request is settled under
+ * its lock, once).
+ */
+export async function expireStaleRequests(
+  db: Database,
+  now: Date,
+  settings?: RewardSettings,
+): Promise<number> {
+  const { requestExpiryDays } = settings ?? (await rewardSettingsOf(db));
+  const cutoff = new Date(now.getTime() - requestExpiryDays * DAY_MS).toISOString();
+  const stale = await queryRows<{ id: string; student_sourced_id: string }>(
+    db,
+    sql`select id, student_sourced_id from reward_redemptions
+        where status = 'pending' and created_at < ${cutoff}::timestamptz order by created_at limit 5000`,
+  );
+  let expired = 0;
+  for (const row of stale) {
+    const did = await db.transaction(async (transaction) => {
+      const tx = transaction as unknown as Database;
+      await lockAccount(tx, row.student_sourced_id);
+      const [current] = await queryRows<{
+        status: RedemptionStatus;
+        price: number;
+        item_id: string;
+        item_name: string;
+      }>(
+        tx,
+        sql`select status, price, item_id, item_name from reward_redemptions where id = ${row.id}::uuid for update`,
+      );
+      if (current?.status !== "pending") return false;
+      await settle(tx, {
+        redemptionId: row.id,
+        studentId: row.student_sourced_id,
+        actorId: null,
+        price: current.price,
+        itemId: current.item_id,
+        itemName: current.item_name,
+        to: "expired",
+        note: null,
+        at: now,
+      });
+      return true;
+    });
+    if (did) expired += 1;
+  }
+  return expired;
+}
