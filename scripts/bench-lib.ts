@@ -478,21 +478,36 @@ export async function measureLoad(options: {
   body?: string;
   /** A fresh body for every request (unique event ids, for example). */
   makeBody?: () => string;
+  /** Fresh headers for every request (another signed-in person's cookie, for example). */
+  makeHeaders?: () => Record<string, string>;
+  /** Requests per second across all connections; as fast as the server answers when absent. */
+  overallRate?: number;
   connections: number;
   warmupSeconds: number;
   durationSeconds: number;
   /** The server's process group, for CPU accounting. */
   serverPgid?: number;
 }): Promise<LoadResult> {
-  const makeBody = options.makeBody;
+  const { makeBody, makeHeaders } = options;
   // autocannon treats a key set to undefined as a value, so only the given options are passed.
   const base: Omit<AutocannonOptions, "duration"> = {
     url: options.url,
     connections: options.connections,
+    ...(options.overallRate && { overallRate: options.overallRate }),
     ...(options.headers && { headers: options.headers }),
     method: options.method ?? "GET",
     ...(options.body !== undefined && { body: options.body }),
-    ...(makeBody && { requests: [{ setupRequest: (request) => ({ ...request, body: makeBody() }) }] }),
+    ...((makeBody || makeHeaders) && {
+      requests: [
+        {
+          setupRequest: (request) => ({
+            ...request,
+            ...(makeBody && { body: makeBody() }),
+            ...(makeHeaders && { headers: { ...request.headers, ...makeHeaders() } }),
+          }),
+        },
+      ],
+    }),
   };
   if (options.warmupSeconds > 0) await autocannon({ ...base, duration: options.warmupSeconds });
 

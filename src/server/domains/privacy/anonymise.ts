@@ -109,6 +109,22 @@ const scrubLogs: AnonymiseStep = async (context) => {
     sql`update xp_ledger set reason = ${replaceIn("reason")}
         where student_sourced_id = ${studentId} and ${matchesAny("reason", personalValues)}`,
   );
+  // People's words about the student's Alphas: reasons, decisions' notes, a family's own rewards.
+  await run(
+    context,
+    sql`update reward_ledger set reason = ${replaceIn("reason")}
+        where student_sourced_id = ${studentId} and ${matchesAny("reason", personalValues)}`,
+  );
+  await run(
+    context,
+    sql`update reward_redemptions set note = ${replaceIn("note")}, item_name = ${replaceIn("item_name")}
+        where student_sourced_id = ${studentId} and ${matchesAny("coalesce(note, '') || item_name", personalValues)}`,
+  );
+  await run(
+    context,
+    sql`update reward_items set name = ${replaceIn("name")}, description = ${replaceIn("description")}
+        where audience_student_id = ${studentId} and ${matchesAny("name || description", personalValues)}`,
+  );
 };
 
 /**

@@ -115,6 +115,7 @@ const CSV_FILES: readonly CsvFile[] = [
       "totalQuestions",
       "correctQuestions",
       "masteredUnits",
+      "scorePercent",
       "activeSeconds",
       "inactiveSeconds",
       "wasteSeconds",
@@ -130,7 +131,7 @@ const CSV_FILES: readonly CsvFile[] = [
     ) => sql`select ${iso("e.occurred_at")} as "occurredAt", ${day("e.local_date")} as "localDate",
         a.name as app, e.subject, e.activity_id as "activityId", e.activity_name as "activityName",
         e.expected_xp as "expectedXp", e.total_questions as "totalQuestions", e.correct_questions as "correctQuestions",
-        e.mastered_units as "masteredUnits", e.active_seconds as "activeSeconds", e.inactive_seconds as "inactiveSeconds",
+        e.mastered_units as "masteredUnits", e.score_percent as "scorePercent", e.active_seconds as "activeSeconds", e.inactive_seconds as "inactiveSeconds",
         e.waste_seconds as "wasteSeconds", e.anti_pattern_seconds as "antiPatternSeconds", e.attempt,
         e.awarded_xp as "awardedXp", e.xp_explanation as "xpExplanation", e.event_id as "eventId",
         ${iso("e.received_at")} as "receivedAt"
@@ -147,6 +148,40 @@ const CSV_FILES: readonly CsvFile[] = [
         x.subject, x.amount, x.source, x.reason, a.name as app, ${nameOf("g")} as "givenBy"
       from xp_ledger x left join learning_apps a on a.id = x.app_id left join users g on g.sourced_id = x.actor_sourced_id
       where x.student_sourced_id = ${studentId} order by x.created_at, x.id`,
+  },
+  {
+    name: "alphas-ledger.csv",
+    description:
+      "Every movement of the student's Alphas: earned, awarded, spent, saved, paid out, with the reason and who made it.",
+    columns: ["createdAt", "account", "kind", "amount", "reason", "by", "requestId", "reversesEntry"],
+    query: (studentId) => sql`select ${iso("l.created_at")} as "createdAt", l.account, l.kind, l.amount,
+        coalesce(l.reason, l.reason_message ->> 'key') as reason, ${nameOf("g")} as by, l.redemption_id as "requestId",
+        l.reverses_entry_id as "reversesEntry"
+      from reward_ledger l left join users g on g.sourced_id = l.actor_sourced_id
+      where l.student_sourced_id = ${studentId} order by l.id`,
+  },
+  {
+    name: "emporium-requests.csv",
+    description:
+      "The student's requests from the emporium: the item, its price, and who decided and handed it out.",
+    columns: [
+      "createdAt",
+      "item",
+      "price",
+      "status",
+      "decidedBy",
+      "decidedAt",
+      "note",
+      "fulfilledBy",
+      "fulfilledAt",
+    ],
+    query: (
+      studentId,
+    ) => sql`select ${iso("r.created_at")} as "createdAt", r.item_name as item, r.price, r.status,
+        ${nameOf("d")} as "decidedBy", ${iso("r.decided_at")} as "decidedAt", r.note, ${nameOf("f")} as "fulfilledBy",
+        ${iso("r.fulfilled_at")} as "fulfilledAt"
+      from reward_redemptions r left join users d on d.sourced_id = r.decided_by left join users f on f.sourced_id = r.fulfilled_by
+      where r.student_sourced_id = ${studentId} order by r.created_at, r.id`,
   },
   {
     name: "daily-totals.csv",

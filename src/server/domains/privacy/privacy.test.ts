@@ -431,6 +431,29 @@ describe("anonymising a student", () => {
       cookie: guide,
       json: { userId: ids.student, reason: "Helping Ava Johnson with her goals" },
     });
+    // An award and a family's own reward that name her.
+    const admin = await t.signIn("admin@dash.demo");
+    const awarded = await t.request("/api/rewards/grants", {
+      cookie: admin,
+      json: {
+        studentId: ids.student,
+        kind: "award",
+        amount: 5,
+        reason: "Well done, Ava Johnson",
+        idempotencyKey: "privacy-test-award",
+      },
+    });
+    expect(awarded.status).toBe(201);
+    const reward = await t.request("/api/rewards/items", {
+      cookie: await t.signIn("parent@dash.demo"),
+      json: {
+        name: "A day out for Ava Johnson",
+        price: 50,
+        category: "Family rewards",
+        childId: ids.student,
+      },
+    });
+    expect(reward.status).toBe(201);
     const totals = async () => {
       const [row] = await queryRows<{ ledger: string; daily: string; days: number }>(
         t.db,
