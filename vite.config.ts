@@ -44,7 +44,8 @@ export default defineConfig({
   plugins: [react(), tailwindcss(), precompress()],
   server: {
     // In development the API runs beside Vite; the browser still sees one origin.
-    proxy: { "/api": `http://127.0.0.1:${apiPort}` },
+    // The Host stays the page's own, so the API's same-origin check sees the page's Origin as its own.
+    proxy: { "/api": { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false } },
   },
   build: {
     outDir: "dist",

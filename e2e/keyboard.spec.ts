@@ -107,3 +107,42 @@ test("a parent switches to Spanish: the pages, dates and numbers follow, and the
   await expect(main.getByRole("list", { name: "Your children" })).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
 });
+
+test("a student asks for an item from the emporium with the keyboard alone", async ({ page }) => {
+  await signInAs(page, "student@dash.demo", "/app/emporium");
+  const request = page.getByRole("button", { name: "Request Snack of your choice" });
+  await expect(request).toBeEnabled();
+  await page.getByRole("link", { name: "Skip to content" }).focus();
+  await tabTo(page, request, 120);
+  await page.keyboard.press("Enter");
+
+  // The dialog takes focus and holds it; its confirm button is a few stops away.
+  const dialog = page.getByRole("dialog", { name: "Ask for Snack of your choice?" });
+  await expect(dialog).toBeVisible();
+  await tabTo(page, dialog.getByRole("button", { name: "Yes, ask for it" }), 4);
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("You asked for Snack of your choice.")).toBeVisible();
+  await expect(dialog).toBeHidden();
+  expect((await focused(page)).tag).not.toBe("body");
+});
+
+test("a parent approves a child's request with the keyboard alone", async ({ page }) => {
+  await signInAs(page, "parent@dash.demo", "/app/parent-emporium");
+  const approve = page.getByRole("button", { name: "Approve Sticker pack" });
+  await expect(approve).toBeVisible();
+  await page.getByRole("link", { name: "Skip to content" }).focus();
+  await tabTo(page, approve, 80);
+  await page.keyboard.press("Enter");
+
+  const dialog = page.getByRole("dialog", { name: "Approve Sticker pack?" });
+  await expect(dialog).toBeVisible();
+  // Escape closes the dialog and gives focus back to the button that opened it.
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(approve).toBeFocused();
+
+  await page.keyboard.press("Enter");
+  await tabTo(page, dialog.getByRole("button", { name: "Approve", exact: true }), 4);
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("You approved Sticker pack.")).toBeVisible();
+});

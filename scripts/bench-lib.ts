@@ -503,7 +503,9 @@ export async function measureLoad(options: {
           setupRequest: (request) => ({
             ...request,
             ...(makeBody && { body: makeBody() }),
-            ...(makeHeaders && { headers: { ...request.headers, ...makeHeaders() } }),
+            ...(makeHeaders && {
+              headers: { ...(request.headers as Record<string, string>), ...makeHeaders() },
+            }),
           }),
         },
       ],

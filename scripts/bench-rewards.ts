@@ -85,8 +85,14 @@ interface SuiteResult {
   measurements: Measurement[];
 }
 
-async function runSuite(db: SuiteResult["db"], env: NodeJS.ProcessEnv, dataDir: string | null): Promise<SuiteResult> {
-  log(`${db}: ${students} students with ${entriesPerStudent} ledger entries each (reused when already there)…`);
+async function runSuite(
+  db: SuiteResult["db"],
+  env: NodeJS.ProcessEnv,
+  dataDir: string | null,
+): Promise<SuiteResult> {
+  log(
+    `${db}: ${students} students with ${entriesPerStudent} ledger entries each (reused when already there)…`,
+  );
   await generate(env, dataDir);
   const server = await startServer({ projectRoot, env: { ...env, SEED_DEMO: "false" }, timeoutMs: 180_000 });
   try {
@@ -102,7 +108,9 @@ async function runSuite(db: SuiteResult["db"], env: NodeJS.ProcessEnv, dataDir: 
       );
     const [first] = cookies as [string];
     const base = server.baseUrl;
-    const probe = await fetch(`${base}/api/rewards/students/gen-student-1/ledger?limit=1`, { headers: { cookie: first } });
+    const probe = await fetch(`${base}/api/rewards/students/gen-student-1/ledger?limit=1`, {
+      headers: { cookie: first },
+    });
     const entries = ((await probe.json()) as { total: number }).total;
     let next = 0;
     const measurements: Measurement[] = [];
@@ -138,7 +146,12 @@ async function runSuite(db: SuiteResult["db"], env: NodeJS.ProcessEnv, dataDir: 
       ...load,
       serverPgid: server.child.pgid,
     });
-    measurements.push({ name: "redemptions, flat out", target: "(capacity)", passed: flat.failures === 0, result: flat });
+    measurements.push({
+      name: "redemptions, flat out",
+      target: "(capacity)",
+      passed: flat.failures === 0,
+      result: flat,
+    });
 
     for (const [name, path] of [
       ["a student's account", "/api/rewards/students/gen-student-1/account"],
@@ -154,7 +167,12 @@ async function runSuite(db: SuiteResult["db"], env: NodeJS.ProcessEnv, dataDir: 
         serverPgid: server.child.pgid,
       });
       const maxP95 = path.includes("ledger") ? 50 : 20;
-      measurements.push({ name, target: `p95 < ${maxP95} ms`, passed: result.failures === 0 && result.p95 < maxP95, result });
+      measurements.push({
+        name,
+        target: `p95 < ${maxP95} ms`,
+        passed: result.failures === 0 && result.p95 < maxP95,
+        result,
+      });
     }
     return { db, entries, measurements };
   } finally {

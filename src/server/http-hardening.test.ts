@@ -33,7 +33,7 @@ describe("security headers", () => {
       for (const directive of [
         "default-src 'self'",
         "script-src 'self'",
-        "img-src 'self' data:",
+        "img-src 'self' data: https:",
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",

@@ -15,7 +15,13 @@ import {
 import { MAX_CLASSES, MAX_GUARDIANS } from "./contracts/onboarding";
 import { CLASS_SORTS, ORG_SORTS, PEOPLE_SORTS, USER_SORTS } from "./contracts/people";
 import { RETENTION_RULES } from "./contracts/privacy";
-import { GRANT_KINDS, LEDGER_KINDS, MAX_MANUAL_ALPHAS, MAX_PRICE, REDEMPTION_STATUSES } from "./contracts/rewards";
+import {
+  GRANT_KINDS,
+  LEDGER_KINDS,
+  MAX_MANUAL_ALPHAS,
+  MAX_PRICE,
+  REDEMPTION_STATUSES,
+} from "./contracts/rewards";
 import english from "./locales/en.json";
 import spanish from "./locales/es.json";
 import { PASSWORD_MAX_LENGTH } from "./password-policy";

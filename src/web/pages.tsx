@@ -80,6 +80,47 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     "CourseEnrollmentsPage",
   ),
   "/app/course/$courseId": lazyRouteComponent(() => import("./features/courses/course-page"), "CoursePage"),
+  "/app/emporium": lazyRouteComponent(() => import("./features/rewards/emporium-page"), "EmporiumPage"),
+  "/app/parent-emporium": lazyRouteComponent(
+    () => import("./features/rewards/parent-emporium-page"),
+    "ParentEmporiumPage",
+  ),
+  "/app/child/$childId/payout": lazyRouteComponent(
+    () => import("./features/rewards/payout-page"),
+    "PayoutPage",
+  ),
+  "/app/teacher/emporium": lazyRouteComponent(
+    () => import("./features/rewards/teacher-emporium-page"),
+    "TeacherEmporiumPage",
+  ),
+  "/app/teacher/rewards-management": lazyRouteComponent(
+    () => import("./features/rewards/teacher-rewards-page"),
+    "TeacherRewardsPage",
+  ),
+  "/app/emporium-monitor": lazyRouteComponent(
+    () => import("./features/rewards/emporium-monitor-page"),
+    "EmporiumMonitorPage",
+  ),
+  "/app/admin/rewards-management": lazyRouteComponent(
+    () => import("./features/rewards/admin-rewards-page"),
+    "AdminRewardsPage",
+  ),
+  "/app/admin/transactions": lazyRouteComponent(
+    () => import("./features/rewards/transactions-page"),
+    "TransactionsPage",
+  ),
+  "/app/admin/test-bounty-payout": lazyRouteComponent(
+    () => import("./features/rewards/bounty-page"),
+    "BountyPage",
+  ),
+  "/app/debug/rewards": lazyRouteComponent(
+    () => import("./features/rewards/debug-rewards-page"),
+    "DebugRewardsPage",
+  ),
+  "/app/debug/rewards-api": lazyRouteComponent(
+    () => import("./features/rewards/debug-rewards-api-page"),
+    "DebugRewardsApiPage",
+  ),
 };
 
 /** Prefetches a page's data from its search and params; the page then reads it from the query cache. */

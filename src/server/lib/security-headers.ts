@@ -13,7 +13,8 @@ export function contentSecurityPolicy(options: { frameAncestors?: string } = {})
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
+    // Store items may show a picture served elsewhere (https only): an image runs no code.
+    "img-src 'self' data: https:",
     "font-src 'self'",
     "connect-src 'self'",
     "object-src 'none'",

@@ -106,6 +106,9 @@ const DEMO_ITEMS = [
   },
 ] as const;
 
+/** The demo activity covers about 60 school days: about three months. */
+const EARNING_DAYS = 95;
+
 const itemId = (key: string) => demoId(`reward-item-${key}`);
 
 export async function seedDemoRewards(db: Database, today: Date): Promise<void> {
@@ -164,9 +167,11 @@ export async function seedDemoRewards(db: Database, today: Date): Promise<void> 
           on conflict (id) do nothing`,
     );
 
-  // What every student earned from the demo activity, as the nightly run would have paid it.
+  // What every student earned from the demo activity, each award dated on the day it was earned.
   const todayDate = today.toISOString().slice(0, 10);
-  await applyEarningRules(db, { from: addDays(todayDate, -120), to: todayDate }, today);
+  await applyEarningRules(db, { from: addDays(todayDate, -EARNING_DAYS), to: todayDate }, today, {
+    backdate: true,
+  });
 
   const daysAgo = (days: number) => new Date(today.getTime() - days * 24 * 60 * 60 * 1000);
   const move = (

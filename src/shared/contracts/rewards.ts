@@ -394,7 +394,9 @@ export const bountyAwardSchema = z.object({
   studentId: z.string(),
   name: z.string(),
   ruleKey: z.string(),
+  /** The rule's name, and what this award is for, in the reader's language. */
   rule: z.string(),
+  reason: z.string(),
   period: z.string(),
   amount: z.number().int(),
   /** Already paid by an earlier run (or as the activity arrived). */

@@ -81,7 +81,7 @@ CREATE INDEX "reward_items_audience_idx" ON "reward_items" USING btree ("audienc
 CREATE UNIQUE INDEX "reward_ledger_idempotency_idx" ON "reward_ledger" USING btree ("actor_key","idempotency_key");--> statement-breakpoint
 CREATE UNIQUE INDEX "reward_ledger_rule_period_idx" ON "reward_ledger" USING btree ("student_sourced_id","rule_key","period") WHERE "reward_ledger"."rule_key" is not null;--> statement-breakpoint
 CREATE UNIQUE INDEX "reward_ledger_reversal_idx" ON "reward_ledger" USING btree ("reverses_entry_id") WHERE "reward_ledger"."reverses_entry_id" is not null;--> statement-breakpoint
-CREATE INDEX "reward_ledger_student_idx" ON "reward_ledger" USING btree ("student_sourced_id","id");--> statement-breakpoint
+CREATE INDEX "reward_ledger_student_idx" ON "reward_ledger" USING btree ("student_sourced_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "reward_ledger_kind_idx" ON "reward_ledger" USING btree ("kind","id");--> statement-breakpoint
 CREATE INDEX "reward_ledger_actor_kind_idx" ON "reward_ledger" USING btree ("actor_sourced_id","kind","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "reward_redemptions_idempotency_idx" ON "reward_redemptions" USING btree ("student_sourced_id","idempotency_key");--> statement-breakpoint

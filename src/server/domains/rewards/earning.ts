@@ -18,6 +18,8 @@ import { rewardSettingsOf } from "./settings";
 export interface DueAward {
   studentId: string;
   period: string;
+  /** The day it was earned (`yyyy-MM-dd`). */
+  date: string;
   amount: number;
   /** What the ledger says about it, in each reader's language. */
   reason: Message;
@@ -86,6 +88,7 @@ registerEarningRule({
     return events.map((event) => ({
       studentId: event.student,
       period: `event:${event.id}`,
+      date: event.date,
       amount: event.units * rate,
       reason: message("rewards:reasons.masteredUnits", { count: event.units, activity: event.name }),
     }));
@@ -105,6 +108,7 @@ registerEarningRule({
         {
           studentId: event.student,
           period: `event:${event.id}`,
+          date: event.date,
           amount,
           reason: message("rewards:reasons.masteryTest", {
             score: Math.round(event.score ?? 0),
@@ -155,6 +159,7 @@ registerEarningRule({
       .map((day) => ({
         studentId: day.student,
         period: day.date,
+        date: day.date,
         amount,
         reason: message("rewards:reasons.dailyGoals", { date: day.date }),
       }));
@@ -173,12 +178,16 @@ registerEarningRule({
     if (amount === 0) return [];
     const weekOfFrom = weekStartOf(range.from);
     const days = await dailyXp(db, { ...range, from: weekOfFrom, to: addDays(weekStartOf(range.to), 6) });
-    const weeks = new Map<string, { student: string; week: string; xp: number; goal: number }>();
+    const weeks = new Map<
+      string,
+      { student: string; week: string; xp: number; goal: number; last: string }
+    >();
     for (const day of days) {
       const week = weekStartOf(day.date);
       const key = `${day.student}|${week}`;
       const goal = Object.values(goalsOfRow(day)).reduce((total, daily) => total + daily, 0) * 5;
-      const entry = weeks.get(key) ?? { student: day.student, week, xp: 0, goal };
+      const entry = weeks.get(key) ?? { student: day.student, week, xp: 0, goal, last: day.date };
+      if (day.date > entry.last) entry.last = day.date;
       entry.xp += Object.values(day.xp).reduce((total, xp) => total + xp, 0);
       weeks.set(key, entry);
     }
@@ -187,6 +196,7 @@ registerEarningRule({
       .map((week) => ({
         studentId: week.student,
         period: week.week,
+        date: week.last,
         amount,
         reason: message("rewards:reasons.weeklyGoal", { week: week.week }),
       }));
@@ -235,7 +245,12 @@ export async function awardsDue(db: Database, range: EarningRange, onlyRule?: st
  * Pays what is due and not yet paid, one transaction per student. Answers the Alphas paid; an
  * award another run paid meanwhile is skipped by the ledger's unique rule period.
  */
-export async function payAwards(db: Database, awards: RuleAward[], now: Date): Promise<number> {
+export async function payAwards(
+  db: Database,
+  awards: RuleAward[],
+  now: Date,
+  options: { backdate?: boolean } = {},
+): Promise<number> {
   const byStudent = new Map<string, RuleAward[]>();
   for (const award of awards) {
     if (award.alreadyPaid) continue;
@@ -261,6 +276,8 @@ export async function payAwards(db: Database, awards: RuleAward[], now: Date): P
             ruleKey: award.ruleKey,
             period: award.period,
             idempotencyKey: `rule:${award.ruleKey}:${award.period}:${studentId}`,
+            // A history filled in afterwards (the demo school) dates each award on its day.
+            ...(options.backdate && { createdAt: earnedAt(award.date, now) }),
           };
         }),
       });
@@ -279,8 +296,19 @@ export async function payAwards(db: Database, awards: RuleAward[], now: Date): P
 }
 
 /** Runs every rule over the range and pays what is due: as activity arrives and every night. */
-export async function applyEarningRules(db: Database, range: EarningRange, now: Date): Promise<number> {
-  return payAwards(db, await awardsDue(db, range), now);
+export async function applyEarningRules(
+  db: Database,
+  range: EarningRange,
+  now: Date,
+  options: { backdate?: boolean } = {},
+): Promise<number> {
+  return payAwards(db, await awardsDue(db, range), now, options);
+}
+
+/** The end of the school day an award was earned on, never later than now. */
+function earnedAt(date: string, now: Date): Date {
+  const endOfDay = new Date(`${date}T22:00:00Z`);
+  return endOfDay < now ? endOfDay : now;
 }
 
 /**
@@ -313,6 +341,7 @@ registerEarningRule({
               {
                 studentId: account.student,
                 period: week,
+                date: addDays(week, 6),
                 amount,
                 reason: message("rewards:reasons.interest", { week }),
               },

@@ -20,8 +20,8 @@ import { rewardSettingsOf } from "./settings";
 
 type Grant = z.output<typeof grantSchema>;
 
-/** Weeks, for budgets, start on Sunday in the school's own timezone. */
-const SCHOOL_TIME_ZONE = "America/New_York";
+/** Weeks (for budgets) and months (for the monitor) follow the school's own calendar. */
+export const SCHOOL_TIME_ZONE = "America/New_York";
 
 const isFamily = (actor: Actor) => actor.activeRole === "parent" || actor.activeRole === "guardian";
 const isStaff = (actor: Actor) => actor.activeRole === "teacher" || actor.activeRole === "administrator";

@@ -63,12 +63,13 @@ async function readEntries(
   where: SQL,
   page: { offset: number; limit: number },
   language: Language,
+  order: SQL = sql`l.id desc`,
 ): Promise<{ data: LedgerEntry[]; total: number }> {
   const [rows, [count]] = await Promise.all([
     queryJsonRows<EntryRow>(
       db,
       sql`select ${ENTRY_COLUMNS} from reward_ledger l where ${where}
-          order by l.id desc offset ${page.offset} limit ${page.limit}`,
+          order by ${order} offset ${page.offset} limit ${page.limit}`,
     ),
     queryRows<{ total: number }>(db, sql`select count(*)::int as total from reward_ledger l where ${where}`),
   ]);
@@ -84,7 +85,14 @@ export async function studentLedger(
   language: Language,
 ) {
   await assertSeesStudent(db, actor, studentId);
-  return readEntries(db, sql`l.student_sourced_id = ${studentId}`, page, language);
+  // By time: an entry recorded late (a correction, an award for last week) sits where it happened.
+  return readEntries(
+    db,
+    sql`l.student_sourced_id = ${studentId}`,
+    page,
+    language,
+    sql`l.created_at desc, l.id desc`,
+  );
 }
 
 function ledgerFilter(query: Omit<LedgerQuery, "offset" | "limit">): SQL {

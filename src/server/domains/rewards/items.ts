@@ -20,7 +20,9 @@ type UpdateItem = z.output<typeof updateItemSchema>;
 /** Item pictures: PNG, JPEG or WebP, small enough to send in a JSON body. */
 export const ITEM_IMAGE_MAX_BYTES = 700 * 1024;
 
-export const itemImagePath = (itemId: string) => `/api/rewards/items/${itemId}/image`;
+/** Where an uploaded picture is served; the key's tail changes with each upload, so browsers fetch a new one. */
+export const itemImagePath = (itemId: string, imageKey: string) =>
+  `/api/rewards/items/${itemId}/image?v=${encodeURIComponent(imageKey.slice(-12))}`;
 
 export interface ItemRow {
   id: string;
@@ -64,7 +66,7 @@ export function toItem(row: ItemRow): RewardItem {
     sortOrder: row.sort_order,
     isActive: row.is_active,
     audience,
-    imageUrl: row.image_key ? itemImagePath(row.id) : row.image_url,
+    imageUrl: row.image_key ? itemImagePath(row.id, row.image_key) : row.image_url,
     createdBy: row.created_by,
   };
 }

@@ -26,6 +26,8 @@ export interface NewEntry {
   period?: string | null;
   /** Unique per actor: the same key never moves Alphas twice. */
   idempotencyKey: string;
+  /** When it happened, if not now (a history filled in afterwards). */
+  createdAt?: Date;
 }
 
 export interface AccountTotals {
@@ -103,6 +105,7 @@ export async function postEntries(
     reverses_entry_id: entry.reversesEntryId ?? null,
     rule_key: entry.ruleKey ?? null,
     period: entry.period ?? null,
+    created_at: entry.createdAt?.toISOString() ?? null,
   }));
   const inserted = await queryRows<{ id: number }>(
     tx,
@@ -111,10 +114,10 @@ export async function postEntries(
             actor_sourced_id, actor_key, idempotency_key, redemption_id, reverses_entry_id, rule_key, period, created_at)
           select ${input.studentId}, e.account, e.amount, e.kind, e.reason, e.reason_message,
             ${input.actorId}, ${actorKeyOf(input.actorId)}, e.idempotency_key, e.redemption_id,
-            e.reverses_entry_id, e.rule_key, e.period, ${at}::timestamptz
+            e.reverses_entry_id, e.rule_key, e.period, coalesce(e.created_at, ${at}::timestamptz)
           from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as e(account text, amount integer,
             kind text, reason text, reason_message jsonb, idempotency_key text, redemption_id uuid,
-            reverses_entry_id bigint, rule_key text, period text)
+            reverses_entry_id bigint, rule_key text, period text, created_at timestamptz)
           ${input.skipWritten ? sql`on conflict do nothing` : sql``}
           returning id, account, amount, kind),
         moved as (

@@ -1,11 +1,13 @@
 import { sql } from "drizzle-orm";
 import type { RewardsMonitor, StudentBalance } from "../../../shared/contracts/rewards";
+import { localDateOf } from "../../../shared/time-zone";
 import { type Database, queryJsonRows, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { containsPattern } from "../rostering/filter";
 import { studentIdsInReach } from "../rostering/scope";
+import { SCHOOL_TIME_ZONE } from "./grants";
 import { ITEM_COLUMNS, type ItemRow, toItem } from "./items";
 import { listRedemptions } from "./redemptions";
 
@@ -48,7 +50,9 @@ export async function rewardsMonitor(db: Database, actor: Actor, now: Date): Pro
   const reach = studentIdsInReach(actor);
   if (!reach) throw new AppError("forbidden", message("rewards:students.forbidden"));
   const stuckBefore = new Date(now.getTime() - STUCK_AFTER_DAYS * 24 * 60 * 60 * 1000);
-  const monthStart = `${now.toISOString().slice(0, 7)}-01`;
+  const monthStart = `${localDateOf(now, SCHOOL_TIME_ZONE).slice(0, 7)}-01`;
+  // A family's own rewards are theirs: only administrators see them among the items running low.
+  const itemsSeen = actor.activeRole === "administrator" ? sql`true` : sql`i.audience_kind <> 'child'`;
   const [statuses, stuck, lowStock, schools] = await Promise.all([
     queryRows<{ status: RewardsMonitor["stuck"][number]["status"]; count: number }>(
       db,
@@ -57,7 +61,7 @@ export async function rewardsMonitor(db: Database, actor: Actor, now: Date): Pro
     listRedemptions(db, actor, { openSince: stuckBefore, offset: 0, limit: 50 }),
     queryJsonRows<ItemRow>(
       db,
-      sql`select ${ITEM_COLUMNS} from reward_items i where i.is_active and i.stock is not null and i.stock - i.reserved <= ${LOW_STOCK}
+      sql`select ${ITEM_COLUMNS} from reward_items i where ${itemsSeen} and i.is_active and i.stock is not null and i.stock - i.reserved <= ${LOW_STOCK}
           order by i.stock - i.reserved, i.name`,
     ),
     queryJsonRows<RewardsMonitor["schools"][number]>(

@@ -22,7 +22,7 @@ interface RedemptionRow {
   student_name: string | null;
   item_id: string;
   item_name: string;
-  has_image_key: boolean;
+  image_key: string | null;
   image_url: string | null;
   price: number;
   status: RedemptionStatus;
@@ -40,7 +40,7 @@ interface RedemptionRow {
 const iso = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 const REDEMPTION_COLUMNS = sql`r.id, r.student_sourced_id as student_id, ${nameOf(sql`r.student_sourced_id`)} as student_name,
-  r.item_id, r.item_name, (i.image_key is not null) as has_image_key, i.image_url, r.price, r.status,
+  r.item_id, r.item_name, i.image_key, i.image_url, r.price, r.status,
   r.approver_kind, r.decided_by, ${nameOf(sql`r.decided_by`)} as decided_by_name, ${iso(sql`r.decided_at`)} as decided_at,
   r.note, r.fulfilled_by, ${nameOf(sql`r.fulfilled_by`)} as fulfilled_by_name, ${iso(sql`r.fulfilled_at`)} as fulfilled_at,
   ${iso(sql`r.created_at`)} as created_at`;
@@ -54,7 +54,7 @@ function toRedemption(row: RedemptionRow, expiryDays: number): Redemption {
     student: person(row.student_id, row.student_name),
     itemId: row.item_id,
     itemName: row.item_name,
-    imageUrl: row.has_image_key ? itemImagePath(row.item_id) : row.image_url,
+    imageUrl: row.image_key ? itemImagePath(row.item_id, row.image_key) : row.image_url,
     price: row.price,
     status: row.status,
     approverKind: row.approver_kind,
@@ -252,9 +252,42 @@ export async function takeStep(
   const step = STEPS[action];
   if (visible.status === step.to) return visible;
 
-  await db.transaction(async (transaction) => {
+  const moved = await moveRequest(db, {
+    redemptionId: visible.id,
+    studentId: visible.studentId,
+    from: step.from,
+    to: step.to,
+    actorId,
+    note: note ?? null,
+    at: now,
+  });
+  if (moved !== "moved" && moved !== step.to)
+    throw new AppError(
+      "conflict",
+      message("rewards:redemptions.alreadyDone", { status: message(`rewards:statuses.${moved}`) }),
+    );
+  return getRedemption(db, visible.id);
+}
+
+/**
+ * Moves a request from one state to the next under its student's account lock; answers "moved",
+ * or the state it was found in when that was not `from` (another request got there first).
+ */
+async function moveRequest(
+  db: Database,
+  input: {
+    redemptionId: string;
+    studentId: string;
+    from: RedemptionStatus;
+    to: RedemptionStatus;
+    actorId: string | null;
+    note: string | null;
+    at: Date;
+  },
+): Promise<"moved" | RedemptionStatus> {
+  return db.transaction(async (transaction) => {
     const tx = transaction as unknown as Database;
-    await lockAccount(tx, visible.studentId);
+    await lockAccount(tx, input.studentId);
     const [current] = await queryRows<{
       status: RedemptionStatus;
       price: number;
@@ -262,28 +295,18 @@ export async function takeStep(
       item_name: string;
     }>(
       tx,
-      sql`select status, price, item_id, item_name from reward_redemptions where id = ${visible.id}::uuid for update`,
+      sql`select status, price, item_id, item_name from reward_redemptions where id = ${input.redemptionId}::uuid for update`,
     );
     if (!current) throw new AppError("not_found", message("rewards:redemptions.notFound"));
-    if (current.status === step.to) return;
-    if (current.status !== step.from)
-      throw new AppError(
-        "conflict",
-        message("rewards:redemptions.alreadyDone", { status: message(`rewards:statuses.${current.status}`) }),
-      );
+    if (current.status !== input.from) return current.status;
     await settle(tx, {
-      redemptionId: visible.id,
-      studentId: visible.studentId,
-      actorId,
+      ...input,
       price: current.price,
       itemId: current.item_id,
       itemName: current.item_name,
-      to: step.to,
-      note: note ?? null,
-      at: now,
     });
+    return "moved";
   });
-  return getRedemption(db, visible.id);
 }
 
 /** Moves a locked request to its new state, with the ledger entries and stock that go with it. */
@@ -397,33 +420,16 @@ export async function expireStaleRequests(
   );
   let expired = 0;
   for (const row of stale) {
-    const did = await db.transaction(async (transaction) => {
-      const tx = transaction as unknown as Database;
-      await lockAccount(tx, row.student_sourced_id);
-      const [current] = await queryRows<{
-        status: RedemptionStatus;
-        price: number;
-        item_id: string;
-        item_name: string;
-      }>(
-        tx,
-        sql`select status, price, item_id, item_name from reward_redemptions where id = ${row.id}::uuid for update`,
-      );
-      if (current?.status !== "pending") return false;
-      await settle(tx, {
-        redemptionId: row.id,
-        studentId: row.student_sourced_id,
-        actorId: null,
-        price: current.price,
-        itemId: current.item_id,
-        itemName: current.item_name,
-        to: "expired",
-        note: null,
-        at: now,
-      });
-      return true;
+    const moved = await moveRequest(db, {
+      redemptionId: row.id,
+      studentId: row.student_sourced_id,
+      from: "pending",
+      to: "expired",
+      actorId: null,
+      note: null,
+      at: now,
     });
-    if (did) expired += 1;
+    if (moved === "moved") expired += 1;
   }
   return expired;
 }

@@ -69,8 +69,8 @@ describe("accounts and the ledger", () => {
     expect(ledger.body.success).toBe(true);
     expect(ledger.body.data).toHaveLength(5);
     expect(ledger.body.total).toBeGreaterThan(5);
-    const ids = ledger.body.data.map((entry: { id: number }) => entry.id);
-    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    const times = ledger.body.data.map((entry: { createdAt: string }) => entry.createdAt);
+    expect(times).toEqual([...times].sort().reverse());
     const spanish = await t.request(`/api/rewards/students/${AVA}/ledger?limit=500`, {
       cookie: cookies.parent,
       headers: { "accept-language": "es" },
@@ -326,7 +326,7 @@ describe("items", () => {
       json: { contentType: "image/png", data: png.toString("base64") },
     });
     expect(uploaded.status).toBe(200);
-    expect(uploaded.body.imageUrl).toBe(`/api/rewards/items/${item.id}/image`);
+    expect(uploaded.body.imageUrl).toMatch(new RegExp(`^/api/rewards/items/${item.id}/image\\?v=`));
     const image = await t.request(uploaded.body.imageUrl, { cookie: cookies.student });
     expect(image.status).toBe(200);
     expect(image.headers.get("content-type")).toBe("image/png");
@@ -536,6 +536,10 @@ describe("administration", () => {
       "rejected",
     ]);
     expect((await call("parent", "/monitor")).status).toBe(403);
+    // A family's own reward runs low only on the administrators' monitor.
+    const isFamilys = (item: { audience: { kind: string } }) => item.audience.kind === "child";
+    expect(monitor.body.lowStock.some(isFamilys)).toBe(false);
+    expect((await call("admin", "/monitor")).body.lowStock.some(isFamilys)).toBe(true);
     const balances = await call("guide", "/students?search=Ava");
     expect(balances.body.data[0]).toMatchObject({ studentId: AVA, name: "Ava Johnson" });
   });

@@ -25,7 +25,7 @@ import { AppError } from "../../lib/errors";
 import { type Message, message, translate } from "../../lib/i18n";
 import { readJsonBody, readParams, readQuery, requestLanguage } from "../../lib/validation";
 import { fileResponse } from "../../platform/storage";
-import { awardsDue, payAwards } from "./earning";
+import { awardsDue, earningRules, payAwards } from "./earning";
 import { assertSeesStudent, grantAlphas, guideBudget, recordPayout, transferAlphas } from "./grants";
 import { ledgerCsv, reconcile, reverseEntry, studentLedger, wholeLedger } from "./history";
 import { createItem, ITEM_IMAGE_MAX_BYTES, itemImageKey, listItems, setItemImage, updateItem } from "./items";
@@ -182,6 +182,7 @@ export function rewardsRoutes({ db, auth, storage }: AppDeps) {
       const run = await readJsonBody(c, bountyRunSchema);
       if (run.from > run.to) throw new AppError("validation_failed", message("rewards:bounty.fromAfterTo"));
       const awards = await awardsDue(db, { from: run.from, to: run.to });
+      const ruleNames = new Map(earningRules().map((rule) => [rule.key, rule.name]));
       const due = awards
         .filter((award) => !award.alreadyPaid)
         .reduce((total, award) => total + award.amount, 0);
@@ -195,7 +196,8 @@ export function rewardsRoutes({ db, auth, storage }: AppDeps) {
           studentId: award.studentId,
           name: award.name ?? award.studentId,
           ruleKey: award.ruleKey,
-          rule: translate(award.reason, language),
+          rule: translate(ruleNames.get(award.ruleKey) ?? award.ruleKey, language),
+          reason: translate(award.reason, language),
           period: award.period,
           amount: award.amount,
           alreadyPaid: award.alreadyPaid || !run.dryRun,

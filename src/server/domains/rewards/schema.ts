@@ -76,7 +76,7 @@ export const rewardLedger = pgTable(
     uniqueIndex("reward_ledger_reversal_idx")
       .on(table.reversesEntryId)
       .where(sql`${table.reversesEntryId} is not null`),
-    index("reward_ledger_student_idx").on(table.studentSourcedId, table.id),
+    index("reward_ledger_student_idx").on(table.studentSourcedId, table.createdAt, table.id),
     index("reward_ledger_kind_idx").on(table.kind, table.id),
     index("reward_ledger_actor_kind_idx").on(table.actorSourcedId, table.kind, table.createdAt),
   ],

@@ -1,15 +1,16 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { Users } from "lucide-react";
+import { Coins, Users } from "lucide-react";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { StudentSummary } from "../../../shared/contracts/activity";
 import { XpHeatmap } from "../../components/charts/xp-heatmap";
-import { formatXp, gradeLabel } from "../../lib/format";
+import { formatNumber, formatXp, gradeLabel } from "../../lib/format";
 import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
 import { SELECTED_CHILD_KEY } from "../auth/view-as";
 import { childExportUrl } from "../privacy/api";
+import { accountQuery, redemptionsQuery } from "../rewards/api";
 import { childrenSummaryQuery } from "./api";
 import {
   dailyGoalOf,
@@ -44,6 +45,8 @@ export function FamilyHome() {
   const { t } = useTranslation("home");
   const { user } = useAuth();
   const children = useQuery(childrenSummaryQuery(user.sourcedId));
+  // One list for every child: the requests still waiting for someone's approval.
+  const pending = useQuery(redemptionsQuery({ status: "pending" }));
   const [chosen, setChosen] = useState<string | null>(readSelectedChild);
   const selected =
     children.data?.find((child) => child.sourcedId === chosen) ?? children.data?.[0] ?? undefined;
@@ -69,7 +72,15 @@ export function FamilyHome() {
             <ul aria-label={t("family.children")} className="grid gap-6 md:grid-cols-2">
               {children.data.map((child) => (
                 <li key={child.sourcedId} className="min-w-0">
-                  <ChildCard child={child} />
+                  <ChildCard
+                    child={child}
+                    waiting={
+                      pending.data?.data.filter(
+                        (request) =>
+                          request.studentId === child.sourcedId && request.approverKind === "family",
+                      ).length
+                    }
+                  />
                 </li>
               ))}
             </ul>
@@ -90,7 +101,7 @@ export function FamilyHome() {
   );
 }
 
-function ChildCard({ child }: { child: StudentSummary }) {
+function ChildCard({ child, waiting }: { child: StudentSummary; waiting: number | undefined }) {
   const { t } = useTranslation("home");
   const { met, total } = goalsMet(child);
   const headingId = useId();
@@ -122,6 +133,7 @@ function ChildCard({ child }: { child: StudentSummary }) {
           <dd className="text-xl font-bold tabular-nums">{formatXp(child.xpThisWeek)}</dd>
         </div>
       </dl>
+      <ChildAlphas child={child} waiting={waiting} />
       <h3 className="mt-5 mb-2 text-sm font-semibold text-slate-700 dark:text-slate-200">
         {t("family.today")}
       </h3>
@@ -193,5 +205,41 @@ function ChildHeatmap({
         label={t("family.dailyXp", { name: child.givenName })}
       />
     </Section>
+  );
+}
+
+/** A child's Alphas to spend and the requests waiting for the family, with the way to answer them. */
+function ChildAlphas({ child, waiting }: { child: StudentSummary; waiting: number | undefined }) {
+  const { t } = useTranslation("rewards");
+  const account = useQuery(accountQuery(child.sourcedId));
+  return (
+    <div className="mt-3 flex flex-wrap items-center justify-between gap-x-4 gap-y-2 rounded-xl bg-amber-50 p-3 dark:bg-slate-800">
+      <p className="flex min-w-0 items-start gap-2 text-sm">
+        <Coins aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-amber-700 dark:text-amber-300" />
+        <span>
+          {account.isError
+            ? t("homeRewards.family.loadFailed")
+            : account.data
+              ? t("homeRewards.family.available", {
+                  count: account.data.available,
+                  amount: formatNumber(account.data.available, 0),
+                })
+              : t("homeRewards.family.loading")}
+          {waiting !== undefined && (
+            <span className={`block ${waiting > 0 ? "font-semibold" : "text-slate-600 dark:text-slate-300"}`}>
+              {t("homeRewards.family.waiting", { count: waiting })}
+            </span>
+          )}
+        </span>
+      </p>
+      <Link
+        to="/app/parent-emporium"
+        search={{ childId: child.sourcedId }}
+        aria-label={t("homeRewards.family.linkLabel", { name: fullName(child) })}
+        className="text-sm font-semibold text-brand-700 underline hover:text-brand-900 dark:text-brand-100"
+      >
+        {t("homeRewards.family.link")}
+      </Link>
+    </div>
   );
 }

@@ -1,12 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
 import type { TFunction } from "i18next";
 import { BookOpen, Puzzle } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import type { appFreshnessSchema, StudentSummary } from "../../../shared/contracts/activity";
 import { XpHeatmap } from "../../components/charts/xp-heatmap";
-import { formatXp, instantLabel, relativeTime } from "../../lib/format";
+import { formatNumber, formatXp, instantLabel, relativeTime } from "../../lib/format";
 import { useAuth } from "../auth/use-auth";
+import { accountQuery, redemptionsQuery } from "../rewards/api";
 import { studentHomeQuery } from "./api";
 import {
   dailyGoalOf,
@@ -72,6 +74,8 @@ export function StudentHome() {
               <WeekBars week={summary.week} today={summary.today} dailyGoal={dailyGoalOf(summary)} />
             </Section>
           </div>
+
+          <AlphasCard studentId={summary.sourcedId} />
 
           <Section title={t("student.daily.title")} description={t("student.daily.description")}>
             <XpHeatmap
@@ -167,5 +171,54 @@ function AppIcon({ icon }: { icon: string | null }) {
     <span aria-hidden="true" className={box}>
       {icon || <BookOpen className="size-5" />}
     </span>
+  );
+}
+
+/** The student's Alphas at a glance, with the way to the emporium. */
+function AlphasCard({ studentId }: { studentId: string }) {
+  const { t } = useTranslation("rewards");
+  const account = useQuery(accountQuery(studentId));
+  const pending = useQuery(redemptionsQuery({ status: "pending" }));
+  const figures = [
+    { key: "available", value: account.data?.available },
+    { key: "savings", value: account.data?.savings },
+    { key: "pending", value: pending.data?.total },
+  ] as const;
+  return (
+    <Section
+      title={t("homeRewards.student.title")}
+      description={t("homeRewards.student.description")}
+      actions={
+        <Link
+          to="/app/emporium"
+          className="inline-flex items-center gap-1 rounded-lg border border-brand-600 px-3 py-1.5 text-sm font-semibold text-brand-700 hover:bg-brand-50 dark:border-brand-500 dark:text-brand-100 dark:hover:bg-slate-800"
+        >
+          {t("homeRewards.student.link")} <span aria-hidden="true">→</span>
+        </Link>
+      }
+    >
+      {account.isError ? (
+        <QueryError
+          error={account.error}
+          fallback={t("homeRewards.student.loadFailed")}
+          onRetry={() => account.refetch()}
+        />
+      ) : account.isPending ? (
+        <Loading label={t("homeRewards.student.loading")} rows={1} />
+      ) : (
+        <dl className="grid grid-cols-3 gap-3">
+          {figures.map(({ key, value }) => (
+            <div key={key} className="min-w-0 rounded-xl bg-slate-50 p-3 dark:bg-slate-800">
+              <dt className="text-xs font-medium text-slate-600 dark:text-slate-300">
+                {t(`homeRewards.student.${key}`)}
+              </dt>
+              <dd className="text-xl font-bold tabular-nums">
+                {value === undefined ? "–" : formatNumber(value, 0)}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </Section>
   );
 }

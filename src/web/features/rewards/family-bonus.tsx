@@ -1,0 +1,159 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { MovementResult, RewardSettings } from "../../../shared/contracts/rewards";
+import { failureMessage } from "../../components/ui/dialog";
+import { buttonClass } from "../../components/ui/form";
+import { formatNumber } from "../../lib/format";
+import { ApiRequestError } from "../../lib/http";
+import { newIdempotencyKey } from "../../lib/idempotency";
+import { Loading, QueryError } from "../home/parts";
+import { grantAlphas, rewardKeys, settingsQuery } from "./api";
+import type { Child } from "./family-requests";
+import { DoneNote } from "./store-done-note";
+
+type Kind = "parent_bonus" | "parent_debit";
+const KINDS: readonly Kind[] = ["parent_bonus", "parent_debit"];
+
+const INPUT_CLASS =
+  "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-base shadow-sm focus:border-brand-600 dark:border-slate-700 dark:bg-slate-950";
+
+/** The school's fixed amounts: a bonus adds, a debit takes away. */
+const amountOf = (kind: Kind, settings: RewardSettings) =>
+  kind === "parent_bonus" ? settings.parents.weeklyBonus : settings.parents.weeklyDebit;
+
+/** A family's weekly bonus or debit, with the note the child will read. */
+export function BonusForm({ child }: { child: Child }) {
+  const { t } = useTranslation("rewards");
+  const settings = useQuery(settingsQuery);
+  if (settings.isPending) return <Loading label={t("family.bonus.loading")} rows={2} />;
+  if (settings.isError)
+    return (
+      <QueryError
+        error={settings.error}
+        fallback={t("family.bonus.loadFailed")}
+        onRetry={() => settings.refetch()}
+      />
+    );
+  return <BonusFields child={child} settings={settings.data} />;
+}
+
+function BonusFields({ child, settings }: { child: Child; settings: RewardSettings }) {
+  const { t } = useTranslation("rewards");
+  const queryClient = useQueryClient();
+  const [kind, setKind] = useState<Kind>("parent_bonus");
+  const [note, setNote] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<{ kind: Kind; result: MovementResult } | null>(null);
+  const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
+  const ids = { note: useId(), hint: useId() };
+
+  const grant = useMutation({
+    mutationFn: grantAlphas,
+    onSuccess: (result, request) => {
+      setDone({ kind: request.kind as Kind, result });
+      setNote("");
+      setIdempotencyKey(newIdempotencyKey());
+      queryClient.invalidateQueries({ queryKey: rewardKeys.all });
+    },
+    onError: (error) =>
+      setProblem(
+        error instanceof ApiRequestError && error.code === "limit_reached"
+          ? t("family.bonus.limitReached", {
+              name: child.givenName,
+              count: settings.parents.bonusesPerSchoolYear,
+            })
+          : failureMessage(error, t("family.bonus.failed")),
+      ),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (grant.isPending) return;
+    setProblem(null);
+    setDone(null);
+    if (note.trim().length < 3) return setProblem(t("family.bonus.noteRequired"));
+    // No amount: the school's rule sets it.
+    grant.mutate({ studentId: child.sourcedId, kind, reason: note.trim(), idempotencyKey });
+  }
+
+  const amount = (value: Kind) => formatNumber(amountOf(value, settings), 0);
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      <p className="text-sm text-slate-600 dark:text-slate-300">
+        {t("family.bonus.rules", {
+          bonus: amount("parent_bonus"),
+          debit: amount("parent_debit"),
+          count: settings.parents.bonusesPerSchoolYear,
+        })}
+      </p>
+      <fieldset>
+        <legend className="text-sm font-medium">{t("family.bonus.which")}</legend>
+        <div className="mt-1 grid gap-2 sm:grid-cols-2">
+          {KINDS.map((value) => (
+            <label
+              key={value}
+              className={`flex cursor-pointer items-center gap-2 rounded-lg border-2 px-3 py-2 font-semibold has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600 ${
+                kind === value
+                  ? value === "parent_bonus"
+                    ? "border-emerald-600 bg-emerald-50 dark:border-emerald-400 dark:bg-emerald-950"
+                    : "border-red-600 bg-red-50 dark:border-red-400 dark:bg-red-950"
+                  : "border-slate-300 bg-white dark:border-slate-700 dark:bg-slate-950"
+              }`}
+            >
+              <input
+                type="radio"
+                name={`grant-kind-${child.sourcedId}`}
+                value={value}
+                checked={kind === value}
+                onChange={() => setKind(value)}
+                className="size-4 accent-brand-600"
+              />
+              {t(`family.bonus.kinds.${value}`, { amount: amount(value) })}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div>
+        <label htmlFor={ids.note} className="text-sm font-medium">
+          {t("family.bonus.note")}
+        </label>
+        <textarea
+          id={ids.note}
+          required
+          minLength={3}
+          maxLength={500}
+          rows={2}
+          value={note}
+          onChange={(event) => setNote(event.target.value)}
+          aria-describedby={ids.hint}
+          className={INPUT_CLASS}
+        />
+        <p id={ids.hint} className="mt-1 text-xs text-slate-600 dark:text-slate-300">
+          {t("family.bonus.noteHint", { name: child.givenName })}
+        </p>
+      </div>
+      {problem && (
+        <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-300">
+          {problem}
+        </p>
+      )}
+      <div role="status">
+        {done && (
+          <DoneNote>
+            {t(`family.bonus.done.${done.kind}`, {
+              name: child.givenName,
+              amount: amount(done.kind),
+              available: formatNumber(done.result.account.available, 0),
+            })}
+          </DoneNote>
+        )}
+      </div>
+      <button type="submit" disabled={grant.isPending} className={buttonClass("primary", "w-full sm:w-auto")}>
+        {grant.isPending
+          ? t("family.bonus.saving")
+          : t(`family.bonus.submit.${kind}`, { amount: amount(kind), name: child.givenName })}
+      </button>
+    </form>
+  );
+}
