@@ -225,14 +225,42 @@ const componentFiles = filesUnder(
   (file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.endsWith(".d.ts"),
 ).map((file) => path.relative(process.cwd(), file));
 
-/** The namespace a file's `t` reads: its `useTranslation("…")`, else `common`. */
+/** The namespace of a `useTranslation("…")` call, if `node` is one. */
+function namespaceOfCall(node: ts.Node): string | null {
+  if (!ts.isCallExpression(node) || node.expression.getText() !== "useTranslation") return null;
+  const [first] = node.arguments;
+  return first && ts.isStringLiteral(first) ? first.text : "common";
+}
+
+/**
+ * The namespace `t` reads at a call: the `useTranslation("…")` of the nearest enclosing function
+ * that has one (a file may hold components of two namespaces), else the file's, else `common`.
+ */
+function namespaceAt(node: ts.Node, fileNamespace: string): string {
+  for (let scope: ts.Node | undefined = node.parent; scope; scope = scope.parent) {
+    if (!ts.isFunctionLike(scope)) continue;
+    // A helper handed the component's `t`: `t: TFunction<"home">`.
+    const typed = scope.parameters
+      .map((parameter) => /TFunction<"([^"]+)">/.exec(parameter.type?.getText() ?? "")?.[1])
+      .find(Boolean);
+    if (typed) return typed;
+    let found: string | null = null;
+    const look = (child: ts.Node) => {
+      if (found || (ts.isFunctionLike(child) && child !== scope)) return;
+      found = namespaceOfCall(child);
+      if (!found) ts.forEachChild(child, look);
+    };
+    ts.forEachChild(scope, look);
+    if (found) return found;
+  }
+  return fileNamespace;
+}
+
+/** The namespace a file's `t` reads outside its components: its `useTranslation("…")`, else `common`. */
 function defaultNamespaceOf(source: ts.SourceFile): string {
   let namespace = "common";
   const visit = (node: ts.Node) => {
-    if (ts.isCallExpression(node) && node.expression.getText() === "useTranslation") {
-      const [first] = node.arguments;
-      if (first && ts.isStringLiteral(first)) namespace = first.text;
-    }
+    namespace = namespaceOfCall(node) ?? namespace;
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -248,7 +276,7 @@ function keysAskedFor(file: string): { line: number; key: string }[] {
     if (ts.isCallExpression(node) && /(^|\.)t$/.test(node.expression.getText())) {
       const [first] = node.arguments;
       if (first && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first))) {
-        const key = first.text.includes(":") ? first.text : `${namespace}:${first.text}`;
+        const key = first.text.includes(":") ? first.text : `${namespaceAt(node, namespace)}:${first.text}`;
         asked.push({ line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, key });
       }
     }

@@ -1,4 +1,5 @@
 import { DEFAULT_REWARD_SETTINGS } from "../../../shared/contracts/rewards";
+import { i18next } from "../../lib/i18n";
 import { newIdempotencyKey } from "../../lib/idempotency";
 
 /** The rewards API's JSON calls (see server/domains/rewards/routes.ts), for the API console. */
@@ -14,6 +15,9 @@ export interface Endpoint {
 }
 
 export const REWARDS_API_BASE = "/api/rewards/";
+
+/** An example's words, in the language the console is shown in. */
+const example = (key: string) => i18next.t(`rewards:debug.api.examples.${key}`);
 
 const TODAY = () => new Date().toISOString().slice(0, 10);
 const WEEK_AGO = () => new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10);
@@ -32,7 +36,7 @@ export const ENDPOINTS: Endpoint[] = [
   {
     method: "POST",
     path: "/api/rewards/students/{studentId}/payouts",
-    body: () => ({ amount: 100, reward: "Cinema outing", idempotencyKey: newIdempotencyKey() }),
+    body: () => ({ amount: 100, reward: example("reward"), idempotencyKey: newIdempotencyKey() }),
   },
   { method: "GET", path: "/api/rewards/students/{studentId}/reconciliation" },
   { method: "GET", path: "/api/rewards/items", query: "includeInactive=true" },
@@ -40,11 +44,11 @@ export const ENDPOINTS: Endpoint[] = [
     method: "POST",
     path: "/api/rewards/items",
     body: () => ({
-      name: "Sticker pack",
-      description: "Ten shiny stickers.",
+      name: example("itemName"),
+      description: example("itemDescription"),
       price: 40,
       stock: 50,
-      category: "Treats",
+      category: example("category"),
       sortOrder: null,
       audience: { kind: "district" },
       imageUrl: null,
@@ -70,7 +74,7 @@ export const ENDPOINTS: Endpoint[] = [
       studentId: "",
       kind: "award",
       amount: 10,
-      reason: "Helped a classmate",
+      reason: example("awardReason"),
       idempotencyKey: newIdempotencyKey(),
     }),
   },
@@ -81,7 +85,7 @@ export const ENDPOINTS: Endpoint[] = [
   {
     method: "POST",
     path: "/api/rewards/ledger/{entryId}/reverse",
-    body: () => ({ reason: "Given by mistake" }),
+    body: () => ({ reason: example("reversalReason") }),
   },
   {
     method: "POST",

@@ -289,7 +289,7 @@ export function ItemDialog({
               {...control}
               type="url"
               inputMode="url"
-              placeholder="https://"
+              placeholder={t("catalogue.form.imageUrlPlaceholder")}
               value={draft.imageUrl}
               onChange={set("imageUrl")}
               maxLength={2000}
