@@ -23,8 +23,10 @@ type Grant = z.output<typeof grantSchema>;
 /** Weeks (for budgets) and months (for the monitor) follow the school's own calendar. */
 export const SCHOOL_TIME_ZONE = "America/New_York";
 
-const isFamily = (actor: Actor) => actor.activeRole === "parent" || actor.activeRole === "guardian";
-const isStaff = (actor: Actor) => actor.activeRole === "teacher" || actor.activeRole === "administrator";
+/** The caller acts as a child's family, or as school staff. */
+export const isFamily = (actor: Actor) => actor.activeRole === "parent" || actor.activeRole === "guardian";
+export const isStaff = (actor: Actor) =>
+  actor.activeRole === "teacher" || actor.activeRole === "administrator";
 
 /** Refuses a student the caller may not see in their active role. */
 export async function assertSeesStudent(db: Database, actor: Actor, studentId: string): Promise<void> {

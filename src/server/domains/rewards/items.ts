@@ -12,7 +12,7 @@ import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import type { FileStorage } from "../../platform/storage";
 import { childIdsOfAgent } from "../rostering/scope";
-import { assertSeesStudent } from "./grants";
+import { assertSeesStudent, isFamily } from "./grants";
 
 type CreateItem = z.output<typeof createItemSchema>;
 type UpdateItem = z.output<typeof updateItemSchema>;
@@ -150,8 +150,6 @@ async function assertAudienceExists(db: Database, audience: Audience): Promise<v
   if (!row?.found)
     throw new AppError("validation_failed", message(`rewards:items.unknownAudience.${audience.kind}`));
 }
-
-const isFamily = (actor: Actor) => actor.activeRole === "parent" || actor.activeRole === "guardian";
 
 /** Administrators stock the store; a parent or guardian adds a reward of their own for one child. */
 export async function createItem(db: Database, actor: Actor, input: CreateItem): Promise<RewardItem> {

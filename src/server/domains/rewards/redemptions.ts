@@ -10,6 +10,7 @@ import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { studentIdsInReach } from "../rostering/scope";
+import { isFamily, isStaff } from "./grants";
 import { itemImagePath, itemsForStudents } from "./items";
 import { assertAffordable, lockAccount, type NewEntry, nameOf, postEntries } from "./ledger";
 import { rewardSettingsOf } from "./settings";
@@ -190,18 +191,15 @@ function mayTake(
   redemption: Redemption,
   isChildItem: boolean,
 ): boolean {
-  const role = actor.activeRole;
-  const isFamily = role === "parent" || role === "guardian";
-  const isStaff = role === "teacher" || role === "administrator";
   switch (action) {
     case "cancel":
-      return role === "student" && actor.user.sourcedId === redemption.studentId;
+      return actor.activeRole === "student" && actor.user.sourcedId === redemption.studentId;
     case "approve":
     case "reject":
-      return redemption.approverKind === "family" ? isFamily : isStaff;
+      return redemption.approverKind === "family" ? isFamily(actor) : isStaff(actor);
     case "fulfil":
       // A family's own reward is handed out at home, by the family.
-      return isStaff || (isFamily && isChildItem);
+      return isStaff(actor) || (isFamily(actor) && isChildItem);
   }
 }
 
