@@ -1,13 +1,4 @@
 import { z } from "zod";
-import {
-  COURSE_SORTS,
-  DEFAULT_PAGE_SIZE,
-  ENROLLMENT_ROLES,
-  ENROLLMENT_SORTS,
-  MAX_PAGE_SIZE,
-  ROSTER_STATUSES,
-} from "./contracts/courses";
-import { LEDGER_KINDS } from "./contracts/rewards";
 import type { DashRole } from "./roles";
 import {
   flag,
@@ -22,6 +13,15 @@ import {
   textOr,
   timeOfDay,
 } from "./search";
+import {
+  COURSE_SORTS,
+  DEFAULT_PAGE_SIZE,
+  ENROLLMENT_ROLES,
+  ENROLLMENT_SORTS,
+  LEDGER_KINDS,
+  MAX_PAGE_SIZE,
+  ROSTER_STATUSES,
+} from "./value-lists";
 
 /**
  * Every page of Dash, declared once: its path, who may open it, where others are sent, and the

@@ -186,9 +186,12 @@ describe("the shared schemas' messages", () => {
     expect(Object.keys(english).filter((key) => !sources.includes(`invalid("${key}")`))).toEqual([]);
   });
 
-  it("are said in English exactly as written, and Spanish has every one", () => {
+  it("are said in English exactly as written but for the rule's bounds, and Spanish has every one", () => {
+    const withBounds = (text: string) => text.replace("{minimum}", "1").replace("{maximum}", "2");
     for (const [key, text] of Object.entries(english))
-      expect(new IntlMessageFormat(text, "en").format({ minimum: 1, maximum: 2 }), key).toBe(text);
+      expect(new IntlMessageFormat(text, "en").format({ minimum: 1, maximum: 2 }), key).toBe(
+        withBounds(text),
+      );
     expect(Object.keys(spanish).sort()).toEqual(Object.keys(english).sort());
     for (const [key, text] of Object.entries(spanish))
       expect(String(new IntlMessageFormat(text, "es").format({ minimum: 1, maximum: 2 })), key).not.toBe("");

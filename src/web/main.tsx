@@ -5,7 +5,7 @@ import { createRoot } from "react-dom/client";
 import { startAuthChecks } from "./features/auth/auth-check";
 import { i18next, startI18n } from "./lib/i18n";
 import { languageFor } from "./lib/language";
-import { createAppRouter } from "./router";
+import { createAppRouter, preloadFirstPage } from "./router";
 import "./styles.css";
 
 const { router, queryClient } = createAppRouter();
@@ -17,6 +17,7 @@ i18next.on("languageChanged", (language) => {
   document.documentElement.lang = language;
 });
 await startI18n(languageFor(null));
+preloadFirstPage(router);
 
 startAuthChecks(queryClient);
 createRoot(root).render(

@@ -1,123 +1,171 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { lazyRouteComponent, type RouteComponent } from "@tanstack/react-router";
 import type { RoutePath } from "../shared/routes";
+import type { AuthState } from "./features/auth/auth-state";
+import { loadCatalogues } from "./lib/i18n";
+
+/** A feature's page: its code and its catalogue (the feature's namespace) load side by side. */
+function featurePage<Name extends string>(
+  feature: string,
+  load: () => Promise<Record<Name, RouteComponent>>,
+  exportName: Name,
+): RouteComponent {
+  return lazyRouteComponent(
+    () => Promise.all([load(), loadCatalogues([feature])]).then(([module]) => module),
+    exportName,
+  );
+}
 
 /** The pages built so far; every other route of the table shows its placeholder. Each loads on demand. */
 export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
-  "/login": lazyRouteComponent(() => import("./features/auth/login-page"), "LoginPage"),
-  "/reset-password": lazyRouteComponent(
+  "/login": featurePage("auth", () => import("./features/auth/login-page"), "LoginPage"),
+  "/reset-password": featurePage(
+    "auth",
     () => import("./features/auth/reset-password-page"),
     "ResetPasswordPage",
   ),
-  "/app/": lazyRouteComponent(() => import("./features/home/home-page"), "HomePage"),
-  "/app/admin/roles": lazyRouteComponent(() => import("./features/admin/roles-page"), "RolesPage"),
-  "/app/admin/credentials": lazyRouteComponent(
+  "/app/": featurePage("home", () => import("./features/home/home-page"), "HomePage"),
+  "/app/admin/roles": featurePage("admin", () => import("./features/admin/roles-page"), "RolesPage"),
+  "/app/admin/credentials": featurePage(
+    "admin",
     () => import("./features/admin/credentials-page"),
     "CredentialsPage",
   ),
-  "/app/admin/organizations/": lazyRouteComponent(
+  "/app/admin/organizations/": featurePage(
+    "admin",
     () => import("./features/admin/organizations-page"),
     "OrganizationsPage",
   ),
-  "/app/admin/organizations/$orgId/hierarchy": lazyRouteComponent(
+  "/app/admin/organizations/$orgId/hierarchy": featurePage(
+    "admin",
     () => import("./features/admin/hierarchy-page"),
     "HierarchyPage",
   ),
-  "/app/admin/org-explorer/$orgId": lazyRouteComponent(
+  "/app/admin/org-explorer/$orgId": featurePage(
+    "admin",
     () => import("./features/admin/org-explorer-page"),
     "OrgExplorerPage",
   ),
-  "/app/admin/onboarding": lazyRouteComponent(
+  "/app/admin/onboarding": featurePage(
+    "admin",
     () => import("./features/admin/onboarding-page"),
     "OnboardingPage",
   ),
-  "/app/admin/roster-sync": lazyRouteComponent(
+  "/app/admin/roster-sync": featurePage(
+    "admin",
     () => import("./features/admin/roster-sync-page"),
     "RosterSyncPage",
   ),
-  "/app/admin/privacy": lazyRouteComponent(() => import("./features/privacy/privacy-page"), "PrivacyPage"),
-  "/app/admin/operations": lazyRouteComponent(
+  "/app/admin/privacy": featurePage(
+    "privacy",
+    () => import("./features/privacy/privacy-page"),
+    "PrivacyPage",
+  ),
+  "/app/admin/operations": featurePage(
+    "operations",
     () => import("./features/operations/operations-page"),
     "OperationsPage",
   ),
-  "/app/flow/": lazyRouteComponent(() => import("./features/flow/flow-pages"), "FlowPage"),
-  "/app/flow/student/$studentId": lazyRouteComponent(
+  "/app/flow/": featurePage("flow", () => import("./features/flow/flow-pages"), "FlowPage"),
+  "/app/flow/student/$studentId": featurePage(
+    "flow",
     () => import("./features/flow/flow-pages"),
     "StudentFlowPage",
   ),
-  "/app/flow/student/$studentId/chunks": lazyRouteComponent(
+  "/app/flow/student/$studentId/chunks": featurePage(
+    "flow",
     () => import("./features/flow/flow-pages"),
     "StudentChunksPage",
   ),
-  "/app/timeback": lazyRouteComponent(() => import("./features/timeback/timeback-page"), "TimebackPage"),
-  "/app/xp/manual": lazyRouteComponent(() => import("./features/xp/manual-xp-page"), "ManualXpPage"),
-  "/app/xp-stats": lazyRouteComponent(() => import("./features/xp/xp-stats-page"), "XpStatsPage"),
-  "/app/xp-debug": lazyRouteComponent(() => import("./features/xp/xp-debug-page"), "XpDebugPage"),
-  "/app/debug/xp": lazyRouteComponent(() => import("./features/xp/debug-xp-page"), "DebugXpPage"),
-  "/app/learning-metrics": lazyRouteComponent(
+  "/app/timeback": featurePage("timeback", () => import("./features/timeback/timeback-page"), "TimebackPage"),
+  "/app/xp/manual": featurePage("xp", () => import("./features/xp/manual-xp-page"), "ManualXpPage"),
+  "/app/xp-stats": featurePage("xp", () => import("./features/xp/xp-stats-page"), "XpStatsPage"),
+  "/app/xp-debug": featurePage("xp", () => import("./features/xp/xp-debug-page"), "XpDebugPage"),
+  "/app/debug/xp": featurePage("xp", () => import("./features/xp/debug-xp-page"), "DebugXpPage"),
+  "/app/learning-metrics": featurePage(
+    "learning-metrics",
     () => import("./features/learning-metrics/learning-metrics-page"),
     "LearningMetricsPage",
   ),
-  "/app/admin/manage-courses/": lazyRouteComponent(
+  "/app/admin/manage-courses/": featurePage(
+    "courses",
     () => import("./features/courses/manage-courses-page"),
     "ManageCoursesPage",
   ),
-  "/app/admin/manage-courses/$sourcedId": lazyRouteComponent(
+  "/app/admin/manage-courses/$sourcedId": featurePage(
+    "courses",
     () => import("./features/courses/course-admin-page"),
     "CourseAdminPage",
   ),
-  "/app/admin/admin-section/manage-courses/create": lazyRouteComponent(
+  "/app/admin/admin-section/manage-courses/create": featurePage(
+    "courses",
     () => import("./features/courses/create-course-page"),
     "CreateCoursePage",
   ),
-  "/app/admin/admin-section/manage-enrollments": lazyRouteComponent(
+  "/app/admin/admin-section/manage-enrollments": featurePage(
+    "courses",
     () => import("./features/courses/manage-enrollments-page"),
     "ManageEnrollmentsPage",
   ),
-  "/app/courses/": lazyRouteComponent(() => import("./features/courses/courses-page"), "CoursesPage"),
-  "/app/courses/$courseId/enrollments": lazyRouteComponent(
+  "/app/courses/": featurePage("courses", () => import("./features/courses/courses-page"), "CoursesPage"),
+  "/app/courses/$courseId/enrollments": featurePage(
+    "courses",
     () => import("./features/courses/course-enrollments-page"),
     "CourseEnrollmentsPage",
   ),
-  "/app/course/$courseId": lazyRouteComponent(() => import("./features/courses/course-page"), "CoursePage"),
-  "/app/emporium": lazyRouteComponent(() => import("./features/rewards/emporium-page"), "EmporiumPage"),
-  "/app/parent-emporium": lazyRouteComponent(
+  "/app/course/$courseId": featurePage(
+    "courses",
+    () => import("./features/courses/course-page"),
+    "CoursePage",
+  ),
+  "/app/emporium": featurePage("rewards", () => import("./features/rewards/emporium-page"), "EmporiumPage"),
+  "/app/parent-emporium": featurePage(
+    "rewards",
     () => import("./features/rewards/parent-emporium-page"),
     "ParentEmporiumPage",
   ),
-  "/app/child/$childId/payout": lazyRouteComponent(
+  "/app/child/$childId/payout": featurePage(
+    "rewards",
     () => import("./features/rewards/payout-page"),
     "PayoutPage",
   ),
-  "/app/teacher/emporium": lazyRouteComponent(
+  "/app/teacher/emporium": featurePage(
+    "rewards",
     () => import("./features/rewards/teacher-emporium-page"),
     "TeacherEmporiumPage",
   ),
-  "/app/teacher/rewards-management": lazyRouteComponent(
+  "/app/teacher/rewards-management": featurePage(
+    "rewards",
     () => import("./features/rewards/teacher-rewards-page"),
     "TeacherRewardsPage",
   ),
-  "/app/emporium-monitor": lazyRouteComponent(
+  "/app/emporium-monitor": featurePage(
+    "rewards",
     () => import("./features/rewards/emporium-monitor-page"),
     "EmporiumMonitorPage",
   ),
-  "/app/admin/rewards-management": lazyRouteComponent(
+  "/app/admin/rewards-management": featurePage(
+    "rewards",
     () => import("./features/rewards/admin-rewards-page"),
     "AdminRewardsPage",
   ),
-  "/app/admin/transactions": lazyRouteComponent(
+  "/app/admin/transactions": featurePage(
+    "rewards",
     () => import("./features/rewards/transactions-page"),
     "TransactionsPage",
   ),
-  "/app/admin/test-bounty-payout": lazyRouteComponent(
+  "/app/admin/test-bounty-payout": featurePage(
+    "rewards",
     () => import("./features/rewards/bounty-page"),
     "BountyPage",
   ),
-  "/app/debug/rewards": lazyRouteComponent(
+  "/app/debug/rewards": featurePage(
+    "rewards",
     () => import("./features/rewards/debug-rewards-page"),
     "DebugRewardsPage",
   ),
-  "/app/debug/rewards-api": lazyRouteComponent(
+  "/app/debug/rewards-api": featurePage(
+    "rewards",
     () => import("./features/rewards/debug-rewards-api-page"),
     "DebugRewardsApiPage",
   ),
@@ -126,11 +174,15 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
 /** Prefetches a page's data from its search and params; the page then reads it from the query cache. */
 export type PageLoader = (input: {
   queryClient: QueryClient;
+  /** The caller, on a signed-in page. */
+  auth?: AuthState;
   search: Record<string, unknown>;
   params: Record<string, string>;
 }) => Promise<unknown>;
 
 export const pageLoaders: Partial<Record<RoutePath, PageLoader>> = {
+  "/app/": async ({ queryClient, auth }) =>
+    auth && (await import("./features/home/api")).prefetchHome(queryClient, auth),
   "/app/admin/manage-courses/": async (input) =>
     (await import("./features/courses/api")).prefetchManagedCourses(input.queryClient, input.search),
 };

@@ -133,7 +133,13 @@ function pageRoute(route: PageRoute) {
       context: RouterContext;
       deps: Record<string, unknown>;
       params: Record<string, string>;
-    }) => load({ queryClient: context.queryClient, search: deps, params }),
+    }) =>
+      load({
+        queryClient: context.queryClient,
+        auth: (context as RouterContext & { auth?: AuthState }).auth,
+        search: deps,
+        params,
+      }),
   };
   return createRoute({
     getParentRoute: () => parentOf(route),
@@ -190,6 +196,16 @@ export function createAppRouter() {
     scrollRestoration: true,
   });
   return { router, queryClient };
+}
+
+/** Starts the first page's code and catalogue while the session is checked, instead of after it. */
+export function preloadFirstPage(router: ReturnType<typeof createAppRouter>["router"]) {
+  for (const match of router.matchRoutes(router.state.location)) {
+    // A failure shows when the page itself loads.
+    router
+      .loadRouteChunk(router.routesById[match.routeId as keyof typeof router.routesById] as AnyRoute)
+      ?.catch(() => {});
+  }
 }
 
 declare module "@tanstack/react-router" {

@@ -114,6 +114,8 @@ const itemId = (key: string) => demoId(`reward-item-${key}`);
 export async function seedDemoRewards(db: Database, today: Date): Promise<void> {
   const ava = demoId("student-ava");
   const leo = demoId("student-leo");
+  // Jordan Lee (multi@dash.demo) has no family linked: their Guide, Daniel Okoro, decides their requests.
+  const jordan = demoId("multi");
   const sam = demoId("parent-sam");
   const guide = demoId("guide-patel");
   const admin = demoId("admin");
@@ -193,6 +195,15 @@ export async function seedDemoRewards(db: Database, today: Date): Promise<void> 
   await move(ava, guide, "award-ava", "award", 50, "Helped a classmate with fractions all week", daysAgo(6));
   await move(ava, sam, "bonus-ava", "parent_bonus", 30, "Great week of reading at home", daysAgo(3));
   await move(leo, sam, "bonus-leo", "parent_bonus", 30, "Finished his science project", daysAgo(3));
+  await move(
+    jordan,
+    demoId("guide-okoro"),
+    "award-jordan",
+    "award",
+    120,
+    "Ran the science fair set-up for the younger groups",
+    daysAgo(5),
+  );
   // Generous enough that the demo requests below are always affordable.
   await move(ava, guide, "award-ava-project", "award", 400, "Outstanding end-of-unit project", daysAgo(10));
   await move(
@@ -242,4 +253,6 @@ export async function seedDemoRewards(db: Database, today: Date): Promise<void> 
   await step(pens.id, "fulfil", demoId("guide-fischer"), 7);
   const pass = await request(leo, "lunch", 5);
   await step(pass.id, "reject", sam, 4, "Let us save for the field trip first.");
+  // Jordan: a snack voucher waiting for their Guide, since no parent or guardian is linked.
+  await request(jordan, "snack", 2);
 }

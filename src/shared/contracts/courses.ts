@@ -1,35 +1,31 @@
 import { z } from "zod";
 import { invalid, type ValidationMessage } from "../validation-messages";
+import {
+  COURSE_SORTS,
+  DEFAULT_PAGE_SIZE,
+  ENROLLMENT_ROLES,
+  ENROLLMENT_SORTS,
+  MAX_PAGE_SIZE,
+  ROSTER_STATUSES,
+} from "../value-lists";
 import { calendarDate, changesOf } from "./fields";
 
 /** Courses, their components (units) and enrollments: requests and answers of /api/courses and /api/enrollments. */
 
-export const MAX_PAGE_SIZE = 500;
-export const DEFAULT_PAGE_SIZE = 100;
-
-export const COURSE_SORTS = ["title", "courseCode", "orgName", "status", "dateLastModified"] as const;
-export type CourseSort = (typeof COURSE_SORTS)[number];
-
-export const ENROLLMENT_SORTS = [
-  "beginDate",
-  "endDate",
-  "userName",
-  "classTitle",
-  "role",
-  "status",
-  "dateLastModified",
-] as const;
-export type EnrollmentSort = (typeof ENROLLMENT_SORTS)[number];
+export {
+  COURSE_SORTS,
+  type CourseSort,
+  DEFAULT_PAGE_SIZE,
+  ENROLLMENT_ROLES,
+  ENROLLMENT_SORTS,
+  type EnrollmentRole,
+  type EnrollmentSort,
+  MAX_PAGE_SIZE,
+  ROSTER_STATUSES,
+  type RosterStatus,
+} from "../value-lists";
 
 export const COMPONENT_SORTS = ["sortOrder", "title", "dateLastModified"] as const;
-
-/** OneRoster 1.2 enrollment roles. */
-export const ENROLLMENT_ROLES = ["student", "teacher", "administrator", "proctor"] as const;
-export type EnrollmentRole = (typeof ENROLLMENT_ROLES)[number];
-
-/** OneRoster 1.2 statuses. An ended enrollment is kept, marked `tobedeleted`, with its end date. */
-export const ROSTER_STATUSES = ["active", "tobedeleted"] as const;
-export type RosterStatus = (typeof ROSTER_STATUSES)[number];
 
 /** What the enrollment list shows when the caller sends no filter. */
 export const DEFAULT_ENROLLMENT_FILTER = "status='active' AND role='student'";

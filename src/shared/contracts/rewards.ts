@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { invalid } from "../validation-messages";
+import { LEDGER_KINDS } from "../value-lists";
 import { calendarDate, changesOf } from "./fields";
 
 /**
@@ -10,21 +11,7 @@ import { calendarDate, changesOf } from "./fields";
 export const LEDGER_ACCOUNTS = ["spending", "savings"] as const;
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 
-export const LEDGER_KINDS = [
-  "earn",
-  "award",
-  "parent_bonus",
-  "parent_debit",
-  "hold",
-  "release",
-  "spend",
-  "refund",
-  "transfer",
-  "interest",
-  "payout",
-  "reversal",
-] as const;
-export type LedgerKind = (typeof LEDGER_KINDS)[number];
+export { LEDGER_KINDS, type LedgerKind } from "../value-lists";
 
 export const REDEMPTION_STATUSES = [
   "pending",
@@ -308,8 +295,11 @@ export type RedemptionAction = (typeof REDEMPTION_ACTIONS)[number];
 const ruleAmount = z
   .number()
   .int(invalid("alphasWholeNumber"))
-  .min(0)
+  .min(0, invalid("alphasNotNegative"))
   .max(MAX_MANUAL_ALPHAS, invalid("alphasTooLarge"));
+/** A whole number within bounds, said in the reader's language. */
+const wholeNumber = (minimum: number, maximum: number) =>
+  z.number().int(invalid("wholeNumberOnly")).min(minimum, invalid("atLeast")).max(maximum, invalid("atMost"));
 
 export const rewardSettingsSchema = z.object({
   earning: z.object({
@@ -320,23 +310,23 @@ export const rewardSettingsSchema = z.object({
     masteryTest100: ruleAmount,
   }),
   parents: z.object({
-    weeklyBonus: ruleAmount.min(1),
-    bonusesPerSchoolYear: z.number().int().min(0).max(52),
-    weeklyDebit: ruleAmount.min(1),
+    weeklyBonus: ruleAmount.min(1, invalid("alphasPositive")),
+    bonusesPerSchoolYear: wholeNumber(0, 52),
+    weeklyDebit: ruleAmount.min(1, invalid("alphasPositive")),
   }),
   /** What a Guide may award in a week (deductions do not count). */
   guideWeeklyBudget: ruleAmount,
   savings: z.object({
     /** Percent of the savings balance credited each week. */
-    weeklyInterestPercent: z.number().min(0).max(20),
+    weeklyInterestPercent: z.number().min(0, invalid("atLeast")).max(20, invalid("atMost")),
     /** At most this much interest a week. */
     weeklyInterestCap: ruleAmount,
   }),
   /** A pending request lets go of its hold after this many days. */
-  requestExpiryDays: z.number().int().min(1).max(365),
+  requestExpiryDays: wholeNumber(1, 365),
   payout: z.object({
     /** Alphas worth one unit of the currency. */
-    alphasPerUnit: z.number().int().min(1).max(100_000),
+    alphasPerUnit: wholeNumber(1, 100_000),
     currency: z.string().trim().length(3, invalid("currencyCode")).toUpperCase(),
   }),
   /** The month and day (MM-dd) each school year starts: parent bonuses count from it. */
@@ -361,6 +351,15 @@ export const guideBudgetSchema = z.object({
   remaining: z.number().int(),
 });
 export type GuideBudget = z.infer<typeof guideBudgetSchema>;
+
+/** A child's weekly bonuses from their family this school year. */
+export const bonusAllowanceSchema = z.object({
+  schoolYearStart: z.string(),
+  given: z.number().int(),
+  limit: z.number().int(),
+  remaining: z.number().int(),
+});
+export type BonusAllowance = z.infer<typeof bonusAllowanceSchema>;
 
 // ── Staff views ────────────────────────────────────────────────────────────────────────────
 

@@ -26,6 +26,15 @@ export async function apiFetch<Schema extends z.ZodType>(
   schema: Schema,
   init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
 ): Promise<z.output<Schema>> {
+  return (await apiAnswer(path, schema, init)).data;
+}
+
+/** As apiFetch, with the answer's HTTP status beside its parsed body (for the API consoles). */
+export async function apiAnswer<Schema extends z.ZodType>(
+  path: string,
+  schema: Schema,
+  init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
+): Promise<{ status: number; data: z.output<Schema> }> {
   const method = init.method ?? (init.body === undefined ? "GET" : "POST");
   const response = await fetch(path, {
     method,
@@ -64,5 +73,5 @@ export async function apiFetch<Schema extends z.ZodType>(
       "http_error",
     );
   }
-  return schema.parse(json);
+  return { status: response.status, data: schema.parse(json) };
 }

@@ -10,7 +10,8 @@ import { NAV_GROUPS, type PageRoute, routes } from "../../shared/routes";
  * The web app's strings: one catalogue per feature and language (`features/<feature>/locales/
  * <language>.json`, namespace `<feature>`), and the shared components' (`components/locales`,
  * namespace `common`). Messages use ICU MessageFormat (`{count, plural, one {# day} other {# days}}`).
- * English is part of the app; another language loads when it is first used.
+ * The shell's English is part of the app's first download; every other catalogue loads with the
+ * first page that asks for its namespace (see pages.tsx), and another language's when it is first used.
  *
  * The shared tables hold their own English (page titles and summaries, the sidebar's groups, role
  * names): the `common` catalogue takes it from them, and other languages translate it under the
@@ -18,19 +19,25 @@ import { NAV_GROUPS, type PageRoute, routes } from "../../shared/routes";
  */
 
 type Catalogue = Record<string, unknown>;
-const english = import.meta.glob<Catalogue>(
-  ["../features/*/locales/en.json", "../components/locales/en.json", "../../shared/locales/en.json"],
-  {
-    eager: true,
-    import: "default",
-  },
+/** What every screen shows before a page's own catalogue arrives: the shell, sign-in and the shared parts. */
+const firstDownload = import.meta.glob<Catalogue>(
+  [
+    "../features/shell/locales/en.json",
+    "../features/auth/locales/en.json",
+    "../components/locales/en.json",
+    "../../shared/locales/en.json",
+  ],
+  { eager: true, import: "default" },
 );
-const others = import.meta.glob<Catalogue>(
+const onDemand = import.meta.glob<Catalogue>(
   [
     "../features/*/locales/*.json",
     "../components/locales/*.json",
     "../../shared/locales/*.json",
-    "!**/en.json",
+    "!../features/shell/locales/en.json",
+    "!../features/auth/locales/en.json",
+    "!../components/locales/en.json",
+    "!../../shared/locales/en.json",
   ],
   { import: "default" },
 );
@@ -60,13 +67,13 @@ export function englishOfSharedTables(): Catalogue {
 }
 
 const englishByNamespace: Record<string, ResourceKey> = {};
-for (const [file, catalogue] of Object.entries(english))
+for (const [file, catalogue] of Object.entries(firstDownload))
   englishByNamespace[namespaceAndLanguage(file)[0]] = catalogue;
 englishByNamespace.common = { ...(englishByNamespace.common as Catalogue), ...englishOfSharedTables() };
-export const NAMESPACES = Object.keys(englishByNamespace);
+const FIRST_NAMESPACES = Object.keys(englishByNamespace);
 
 const loaders = new Map<string, () => Promise<Catalogue>>();
-for (const [file, load] of Object.entries(others)) loaders.set(namespaceAndLanguage(file).join("/"), load);
+for (const [file, load] of Object.entries(onDemand)) loaders.set(namespaceAndLanguage(file).join("/"), load);
 
 const lazyCatalogues: BackendModule = {
   type: "backend",
@@ -102,13 +109,14 @@ export function startI18n(language: Language) {
       lng: language,
       fallbackLng: DEFAULT_LANGUAGE,
       supportedLngs: [...LANGUAGES],
-      ns: NAMESPACES,
+      ns: FIRST_NAMESPACES,
       defaultNS: "common",
       resources: { [DEFAULT_LANGUAGE]: englishByNamespace },
       partialBundledLanguages: true,
       interpolation: { escapeValue: false },
       returnNull: false,
-      react: { useSuspense: false },
+      // A component whose catalogue is still on its way waits in the page's Suspense boundary.
+      react: { useSuspense: true },
     });
 }
 
@@ -116,6 +124,11 @@ export function startI18n(language: Language) {
 export function schemaMessage(issue: { message: string; minimum?: unknown; maximum?: unknown }): string {
   if (!issue.message.startsWith("validation:")) return issue.message;
   return i18next.t(issue.message, { minimum: issue.minimum, maximum: issue.maximum });
+}
+
+/** Loads the catalogues of the given namespaces in the shown language (a page's, beside its code). */
+export function loadCatalogues(namespaces: readonly string[]) {
+  return i18next.loadNamespaces([...namespaces]);
 }
 
 /** The language the app is shown in now. */

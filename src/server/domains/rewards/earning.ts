@@ -1,8 +1,17 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { LedgerAccount, LedgerKind, RewardSettings } from "../../../shared/contracts/rewards";
+import type { z } from "zod";
+import type {
+  BountyRunResult,
+  bountyRunSchema,
+  LedgerAccount,
+  LedgerKind,
+  RewardSettings,
+} from "../../../shared/contracts/rewards";
+import type { Language } from "../../../shared/languages";
 import { addDays, weekStartOf } from "../../../shared/time-zone";
 import { type Database, queryJsonRows, queryRows } from "../../db/client";
-import { type Message, message } from "../../lib/i18n";
+import { AppError } from "../../lib/errors";
+import { type Message, message, translate } from "../../lib/i18n";
 import { dailyGoalsFrom, goalsWith, ownGoalsOf, storedDailyGoals } from "../activity/goals";
 import { lockAccount, nameOf, postEntries } from "./ledger";
 import { rewardSettingsOf } from "./settings";
@@ -14,6 +23,8 @@ import { rewardSettingsOf } from "./settings";
  * processes at once, pays once. Other domains add rules (a MAP growth bounty) with
  * `registerEarningRule`; the ledger does not change.
  */
+
+type BountyRun = z.output<typeof bountyRunSchema>;
 
 export interface DueAward {
   studentId: string;
@@ -303,6 +314,39 @@ export async function applyEarningRules(
   options: { backdate?: boolean } = {},
 ): Promise<number> {
   return payAwards(db, await awardsDue(db, range), now, options);
+}
+
+/**
+ * The bounty run of the administrators' page: every rule over a period, as a dry run that shows
+ * who would get what, or paid (each award once, whatever ran before).
+ */
+export async function runBounty(
+  db: Database,
+  run: BountyRun,
+  now: Date,
+  language: Language,
+): Promise<BountyRunResult> {
+  if (run.from > run.to) throw new AppError("validation_failed", message("rewards:bounty.fromAfterTo"));
+  const awards = await awardsDue(db, { from: run.from, to: run.to });
+  const due = awards.filter((award) => !award.alreadyPaid).reduce((total, award) => total + award.amount, 0);
+  const paid = run.dryRun ? 0 : await payAwards(db, awards, now);
+  return {
+    from: run.from,
+    to: run.to,
+    dryRun: run.dryRun,
+    awards: awards.map((award) => ({
+      studentId: award.studentId,
+      name: award.name ?? award.studentId,
+      ruleKey: award.ruleKey,
+      rule: translate(rules.get(award.ruleKey)?.name ?? award.ruleKey, language),
+      reason: translate(award.reason, language),
+      period: award.period,
+      amount: award.amount,
+      alreadyPaid: award.alreadyPaid || !run.dryRun,
+    })),
+    paid,
+    due: run.dryRun ? due : 0,
+  };
 }
 
 /** The end of the school day an award was earned on, never later than now. */

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { z } from "zod";
 import type {
+  BonusAllowance,
   GuideBudget,
   grantSchema,
   MovementResult,
@@ -88,21 +89,41 @@ export async function grantAlphas(
   return { entryIds, account };
 }
 
-/** A 13th bonus in a school year (the default limit is 12) is refused; reversed bonuses do not count. */
-async function assertBonusLeft(tx: Database, studentId: string, today: string, settings: RewardSettings) {
-  const since = schoolYearStartOf(today, settings);
+/** The weekly bonuses a child has had this school year and how many are left; reversed ones do not count. */
+async function bonusesOf(
+  db: Database,
+  studentId: string,
+  today: string,
+  settings: RewardSettings,
+): Promise<BonusAllowance> {
+  const schoolYearStart = schoolYearStartOf(today, settings);
   const [row] = await queryRows<{ given: number }>(
-    tx,
+    db,
     sql`select count(*)::int as given from reward_ledger l
         where l.student_sourced_id = ${studentId} and l.kind = 'parent_bonus'
-          and l.created_at >= ${since}::date
+          and l.created_at >= ${schoolYearStart}::date
           and not exists (select 1 from reward_ledger r where r.reverses_entry_id = l.id)`,
   );
-  if ((row?.given ?? 0) >= settings.parents.bonusesPerSchoolYear)
-    throw new AppError(
-      "limit_reached",
-      message("rewards:grants.bonusLimit", { limit: settings.parents.bonusesPerSchoolYear }),
-    );
+  const given = row?.given ?? 0;
+  const limit = settings.parents.bonusesPerSchoolYear;
+  return { schoolYearStart, given, limit, remaining: Math.max(0, limit - given) };
+}
+
+/** A child's bonuses this school year, for the family and staff who see them. */
+export async function bonusAllowance(
+  db: Database,
+  actor: Actor,
+  studentId: string,
+  now: Date,
+): Promise<BonusAllowance> {
+  await assertSeesStudent(db, actor, studentId);
+  return bonusesOf(db, studentId, localDateOf(now, SCHOOL_TIME_ZONE), await rewardSettingsOf(db));
+}
+
+/** A 13th bonus in a school year (the default limit is 12) is refused. */
+async function assertBonusLeft(tx: Database, studentId: string, today: string, settings: RewardSettings) {
+  const { remaining, limit } = await bonusesOf(tx, studentId, today, settings);
+  if (remaining === 0) throw new AppError("limit_reached", message("rewards:grants.bonusLimit", { limit }));
 }
 
 /** Adds an award to the Guide's week, in one statement that refuses to pass the budget. */

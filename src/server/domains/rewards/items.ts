@@ -87,7 +87,8 @@ export function itemsForStudents(students: SQL): SQL {
 /**
  * What the caller may see in the store: a student what they may buy; a parent or guardian what
  * their children may buy (one child's with `childId`); staff everything but families' own
- * rewards, administrators everything. Retired items only for administrators who ask.
+ * rewards, administrators everything. Retired items only to those who ask and may bring them back:
+ * administrators, and a family for the rewards made for their children.
  */
 export async function listItems(
   db: Database,
@@ -95,14 +96,19 @@ export async function listItems(
   query: { childId?: string; includeInactive?: boolean },
 ): Promise<RewardItem[]> {
   const visible = await visibleItems(db, actor, query.childId);
-  const showRetired = query.includeInactive === true && actor.activeRole === "administrator";
   const rows = await queryJsonRows<ItemRow>(
     db,
     sql`select ${ITEM_COLUMNS} from reward_items i
-        where ${visible} ${showRetired ? sql`` : sql`and i.is_active`}
+        where ${visible} and (i.is_active or ${query.includeInactive === true ? retiredShown(actor) : sql`false`})
         order by ${ITEM_ORDER}`,
   );
   return rows.map(toItem);
+}
+
+/** Which retired items the caller sees when they ask for them (see listItems). */
+function retiredShown(actor: Actor): SQL {
+  if (actor.activeRole === "administrator") return sql`true`;
+  return isFamily(actor) ? sql`i.audience_kind = 'child'` : sql`false`;
 }
 
 /** The condition on `i` of the items the caller may see (see listItems). */

@@ -293,6 +293,19 @@ describe("items", () => {
     );
     expect(orders.indexOf(null)).toBeGreaterThan(0);
     expect(orders.slice(orders.indexOf(null)).every((order: number | null) => order === null)).toBe(true);
+
+    // Retired, it leaves the store; the family still finds it among their rewards to bring back.
+    expect(
+      (await call("parent", `/items/${custom.body.id}`, { method: "PATCH", json: { isActive: false } }))
+        .status,
+    ).toBe(200);
+    const ids = async (who: string, query: string) =>
+      (await call(who, `/items${query}`)).body.data.map((item: { id: string }) => item.id);
+    expect(await ids("student", "")).not.toContain(custom.body.id);
+    expect(await ids("parent", `?childId=${AVA}`)).not.toContain(custom.body.id);
+    expect(await ids("parent", `?childId=${AVA}&includeInactive=true`)).toContain(custom.body.id);
+    expect(await ids("student", "?includeInactive=true")).not.toContain(custom.body.id);
+    expect(await ids("guide", "?includeInactive=true")).not.toContain(custom.body.id);
   });
 
   it("refuse bad prices and stock, and keep stock above what requests set aside", async () => {
@@ -389,9 +402,10 @@ describe("awards, bonuses, savings and payouts", () => {
 
   it("give a parent 12 weekly bonuses a school year and refuse the 13th", async () => {
     const leoBefore = await account(LEO);
-    const given = (await call("admin", `/students/${LEO}/ledger?limit=500`)).body.data.filter(
-      (entry: { kind: string }) => entry.kind === "parent_bonus",
-    ).length;
+    const allowance = (await call("parent", `/students/${LEO}/bonuses`)).body;
+    expect(allowance.limit).toBe(12);
+    expect(allowance.remaining).toBe(12 - allowance.given);
+    const given: number = allowance.given;
     for (let index = given; index < 12; index++) {
       const bonus = await call("parent", "/grants", {
         json: { studentId: LEO, kind: "parent_bonus", reason: "A good week", idempotencyKey: key() },
@@ -404,6 +418,11 @@ describe("awards, bonuses, savings and payouts", () => {
     });
     expect(thirteenth.status).toBe(409);
     expect(thirteenth.body.code).toBe("limit_reached");
+    expect((await call("parent", `/students/${LEO}/bonuses`)).body).toMatchObject({
+      given: 12,
+      remaining: 0,
+    });
+    expect((await call("guardian", `/students/${LEO}/bonuses`)).status).toBe(403);
     const debit = await call("parent", "/grants", {
       json: {
         studentId: LEO,
@@ -518,10 +537,21 @@ describe("administration", () => {
     const changed = { ...settings, guideWeeklyBudget: 800 };
     expect((await call("admin", "/settings", { method: "PUT", json: changed })).status).toBe(200);
     expect((await call("guide", "/budget")).body.budget).toBe(800);
-    expect(
-      (await call("admin", "/settings", { method: "PUT", json: { ...settings, requestExpiryDays: 0 } }))
-        .status,
-    ).toBe(400);
+    const refusals = [
+      [{ requestExpiryDays: 0 }, "requestExpiryDays", "At least 1"],
+      [{ requestExpiryDays: 2.5 }, "requestExpiryDays", "Whole numbers only"],
+      [
+        { savings: { ...settings.savings, weeklyInterestPercent: 25 } },
+        "savings.weeklyInterestPercent",
+        "At most 20",
+      ],
+    ] as const;
+    for (const [change, path, text] of refusals) {
+      const refused = await call("admin", "/settings", { method: "PUT", json: { ...settings, ...change } });
+      expect(refused.status).toBe(400);
+      expect(refused.text).toContain(path);
+      expect(refused.text).toContain(text);
+    }
   });
 
   it("shows the monitor to staff within their reach", async () => {

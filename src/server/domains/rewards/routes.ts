@@ -22,11 +22,18 @@ import {
 import { currentActor, requireActiveRole } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
-import { type Message, message, translate } from "../../lib/i18n";
+import { type Message, message } from "../../lib/i18n";
 import { readJsonBody, readParams, readQuery, requestLanguage } from "../../lib/validation";
 import { fileResponse } from "../../platform/storage";
-import { awardsDue, earningRules, payAwards } from "./earning";
-import { assertSeesStudent, grantAlphas, guideBudget, recordPayout, transferAlphas } from "./grants";
+import { runBounty } from "./earning";
+import {
+  assertSeesStudent,
+  bonusAllowance,
+  grantAlphas,
+  guideBudget,
+  recordPayout,
+  transferAlphas,
+} from "./grants";
 import { ledgerCsv, reconcile, reverseEntry, studentLedger, wholeLedger } from "./history";
 import { createItem, ITEM_IMAGE_MAX_BYTES, itemImageKey, listItems, setItemImage, updateItem } from "./items";
 import { readAccount } from "./ledger";
@@ -83,6 +90,10 @@ export function rewardsRoutes({ db, auth, storage }: AppDeps) {
       const { studentId } = readParams(c, studentParam);
       const page = readQuery(c, studentLedgerQuerySchema);
       return c.json(list(await studentLedger(db, currentActor(c), studentId, page, requestLanguage(c))));
+    })
+    .get("/students/:studentId/bonuses", async (c) => {
+      const { studentId } = readParams(c, studentParam);
+      return c.json(await bonusAllowance(db, currentActor(c), studentId, auth.now()));
     })
     .post("/students/:studentId/transfers", async (c) => {
       const { studentId } = readParams(c, studentParam);
@@ -180,31 +191,7 @@ export function rewardsRoutes({ db, auth, storage }: AppDeps) {
     .post("/bounty-runs", async (c) => {
       requireActiveRole(c, ADMIN, message("rewards:actions.bounty"));
       const run = await readJsonBody(c, bountyRunSchema);
-      if (run.from > run.to) throw new AppError("validation_failed", message("rewards:bounty.fromAfterTo"));
-      const awards = await awardsDue(db, { from: run.from, to: run.to });
-      const ruleNames = new Map(earningRules().map((rule) => [rule.key, rule.name]));
-      const due = awards
-        .filter((award) => !award.alreadyPaid)
-        .reduce((total, award) => total + award.amount, 0);
-      const paid = run.dryRun ? 0 : await payAwards(db, awards, auth.now());
-      const language = requestLanguage(c);
-      return c.json({
-        from: run.from,
-        to: run.to,
-        dryRun: run.dryRun,
-        awards: awards.map((award) => ({
-          studentId: award.studentId,
-          name: award.name ?? award.studentId,
-          ruleKey: award.ruleKey,
-          rule: translate(ruleNames.get(award.ruleKey) ?? award.ruleKey, language),
-          reason: translate(award.reason, language),
-          period: award.period,
-          amount: award.amount,
-          alreadyPaid: award.alreadyPaid || !run.dryRun,
-        })),
-        paid,
-        due: run.dryRun ? due : 0,
-      });
+      return c.json(await runBounty(db, run, auth.now(), requestLanguage(c)));
     })
     .get("/monitor", async (c) => {
       const actor = requireActiveRole(c, STAFF, message("rewards:actions.monitor"));

@@ -49,14 +49,23 @@ export function ConfirmDialog({
   title,
   message,
   confirmLabel,
+  cancelLabel,
+  tone = "danger",
   onConfirm,
   onClose,
+  children,
 }: {
   title: string;
   message: ReactNode;
   confirmLabel: string;
+  /** The way out, when "Cancel" would be confusing ("Keep it"). */
+  cancelLabel?: string;
+  /** Red for a step that removes or refuses something; the brand's colour for one that gives. */
+  tone?: "primary" | "danger";
   onConfirm: () => Promise<unknown>;
   onClose: () => void;
+  /** A field the step takes (a note), under the message. */
+  children?: ReactNode;
 }) {
   const { t } = useTranslation();
   const [isBusy, setIsBusy] = useState(false);
@@ -74,20 +83,25 @@ export function ConfirmDialog({
   }
   return (
     <Dialog title={title} description={message} onClose={onClose}>
+      {children}
       {failure && (
         <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
           {failure}
         </p>
       )}
-      <div className="mt-6 flex justify-end gap-3">
+      <div className="mt-6 flex flex-wrap justify-end gap-3">
         <button type="button" onClick={onClose} className={buttonClass("secondary")}>
-          {t("dialog.cancel")}
+          {cancelLabel ?? t("dialog.cancel")}
         </button>
         <button
           type="button"
           onClick={confirm}
           disabled={isBusy}
-          className="rounded-lg border border-red-700 bg-red-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-red-800 disabled:opacity-60"
+          className={
+            tone === "danger"
+              ? "rounded-lg border border-red-700 bg-red-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-red-800 disabled:opacity-60"
+              : buttonClass("primary")
+          }
         >
           {isBusy ? t("dialog.working") : confirmLabel}
         </button>

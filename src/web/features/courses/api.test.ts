@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { searchSchemas } from "../../../shared/routes";
 import { ApiRequestError } from "../../lib/http";
-import { startI18n } from "../../lib/i18n";
+import { loadCatalogues, startI18n } from "../../lib/i18n";
 import { enrollmentFilter, errorText, managedCoursesParams } from "./api";
 
 describe("the manage-courses query", () => {
@@ -42,7 +42,10 @@ describe("enrollmentFilter", () => {
 });
 
 describe("errorText", () => {
-  beforeAll(() => startI18n("en"));
+  beforeAll(async () => {
+    await startI18n("en");
+    await loadCatalogues(["courses"]);
+  });
 
   it("shows the error's own text, or Unknown error when it has none", () => {
     expect(

@@ -1,4 +1,4 @@
-import { queryOptions } from "@tanstack/react-query";
+import { type QueryClient, queryOptions } from "@tanstack/react-query";
 import {
   heatmapResponseSchema,
   schoolSummariesResponseSchema,
@@ -7,22 +7,15 @@ import {
 } from "../../../shared/contracts/activity";
 import { ApiRequestError, apiFetch } from "../../lib/http";
 import { i18next } from "../../lib/i18n";
+import type { AuthState } from "../auth/auth-state";
+import { accountQuery, redemptionsQuery } from "../rewards/api";
 import { readDailyXp, saveDailyXp } from "./daily-xp-cache";
+import { homeKeys } from "./keys";
 
 /** A student's daily XP changes as apps report: it is refreshed every minute while on screen. */
 const DAILY_XP_REFRESH_MS = 60_000;
 /** The plain words shown when the daily XP could not be loaded and the server gave none. */
 export const heatmapFallbackError = () => i18next.t("home:heatmapFailed");
-
-export const homeKeys = {
-  all: ["home"] as const,
-  student: (studentId: string) => ["home", "student", studentId] as const,
-  guideStudents: (guideId: string) => ["home", "guide-students", guideId] as const,
-  children: (agentId: string) => ["home", "children-summary", agentId] as const,
-  schools: ["home", "schools-summary"] as const,
-  heatmap: (request: HeatmapRequest) =>
-    ["home", "xp-heatmap", request.userId, request.startDate, request.endDate, request.timezone] as const,
-};
 
 /** Today, the week, the streak and the apps of one student. */
 export const studentHomeQuery = (studentId: string) =>
@@ -120,4 +113,29 @@ function heatmapErrorText(error: ApiRequestError): string {
     // Not JSON: a status line or a page, not a message for people.
   }
   return heatmapFallbackError();
+}
+
+/**
+ * Asks for the active role's home data while the page's code is still on its way, so the page
+ * paints with its figures instead of asking for them once it shows. Does not wait for the answers.
+ */
+export function prefetchHome(queryClient: QueryClient, { activeRole, user }: AuthState) {
+  switch (activeRole) {
+    case "student":
+      void queryClient.prefetchQuery(studentHomeQuery(user.sourcedId));
+      void queryClient.prefetchQuery(accountQuery(user.sourcedId));
+      void queryClient.prefetchQuery(redemptionsQuery({ status: "pending" }));
+      break;
+    case "parent":
+    case "guardian":
+      void queryClient.prefetchQuery(childrenSummaryQuery(user.sourcedId));
+      void queryClient.prefetchQuery(redemptionsQuery({ status: "pending" }));
+      break;
+    case "teacher":
+      void queryClient.prefetchQuery(guideStudentsQuery(user.sourcedId));
+      break;
+    case "administrator":
+      void queryClient.prefetchQuery(schoolsSummaryQuery);
+      break;
+  }
 }

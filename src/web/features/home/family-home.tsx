@@ -210,7 +210,7 @@ function ChildHeatmap({
 
 /** A child's Alphas to spend and the requests waiting for the family, with the way to answer them. */
 function ChildAlphas({ child, waiting }: { child: StudentSummary; waiting: number | undefined }) {
-  const { t } = useTranslation("rewards");
+  const { t } = useTranslation("home");
   const account = useQuery(accountQuery(child.sourcedId));
   return (
     <div className="mt-3 flex flex-wrap items-center justify-between gap-x-4 gap-y-2 rounded-xl bg-amber-50 p-3 dark:bg-slate-800">
@@ -218,16 +218,16 @@ function ChildAlphas({ child, waiting }: { child: StudentSummary; waiting: numbe
         <Coins aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-amber-700 dark:text-amber-300" />
         <span>
           {account.isError
-            ? t("homeRewards.family.loadFailed")
+            ? t("rewards.family.loadFailed")
             : account.data
-              ? t("homeRewards.family.available", {
+              ? t("rewards.family.available", {
                   count: account.data.available,
                   amount: formatNumber(account.data.available, 0),
                 })
-              : t("homeRewards.family.loading")}
+              : t("rewards.family.loading")}
           {waiting !== undefined && (
             <span className={`block ${waiting > 0 ? "font-semibold" : "text-slate-600 dark:text-slate-300"}`}>
-              {t("homeRewards.family.waiting", { count: waiting })}
+              {t("rewards.family.waiting", { count: waiting })}
             </span>
           )}
         </span>
@@ -235,10 +235,10 @@ function ChildAlphas({ child, waiting }: { child: StudentSummary; waiting: numbe
       <Link
         to="/app/parent-emporium"
         search={{ childId: child.sourcedId }}
-        aria-label={t("homeRewards.family.linkLabel", { name: fullName(child) })}
+        aria-label={t("rewards.family.linkLabel", { name: fullName(child) })}
         className="text-sm font-semibold text-brand-700 underline hover:text-brand-900 dark:text-brand-100"
       >
-        {t("homeRewards.family.link")}
+        {t("rewards.family.link")}
       </Link>
     </div>
   );

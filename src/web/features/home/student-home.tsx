@@ -176,7 +176,7 @@ function AppIcon({ icon }: { icon: string | null }) {
 
 /** The student's Alphas at a glance, with the way to the emporium. */
 function AlphasCard({ studentId }: { studentId: string }) {
-  const { t } = useTranslation("rewards");
+  const { t } = useTranslation("home");
   const account = useQuery(accountQuery(studentId));
   const pending = useQuery(redemptionsQuery({ status: "pending" }));
   const figures = [
@@ -186,31 +186,31 @@ function AlphasCard({ studentId }: { studentId: string }) {
   ] as const;
   return (
     <Section
-      title={t("homeRewards.student.title")}
-      description={t("homeRewards.student.description")}
+      title={t("rewards.student.title")}
+      description={t("rewards.student.description")}
       actions={
         <Link
           to="/app/emporium"
           className="inline-flex items-center gap-1 rounded-lg border border-brand-600 px-3 py-1.5 text-sm font-semibold text-brand-700 hover:bg-brand-50 dark:border-brand-500 dark:text-brand-100 dark:hover:bg-slate-800"
         >
-          {t("homeRewards.student.link")} <span aria-hidden="true">→</span>
+          {t("rewards.student.link")} <span aria-hidden="true">→</span>
         </Link>
       }
     >
       {account.isError ? (
         <QueryError
           error={account.error}
-          fallback={t("homeRewards.student.loadFailed")}
+          fallback={t("rewards.student.loadFailed")}
           onRetry={() => account.refetch()}
         />
       ) : account.isPending ? (
-        <Loading label={t("homeRewards.student.loading")} rows={1} />
+        <Loading label={t("rewards.student.loading")} rows={1} />
       ) : (
         <dl className="grid grid-cols-3 gap-3">
           {figures.map(({ key, value }) => (
             <div key={key} className="min-w-0 rounded-xl bg-slate-50 p-3 dark:bg-slate-800">
               <dt className="text-xs font-medium text-slate-600 dark:text-slate-300">
-                {t(`homeRewards.student.${key}`)}
+                {t(`rewards.student.${key}`)}
               </dt>
               <dd className="text-xl font-bold tabular-nums">
                 {value === undefined ? "–" : formatNumber(value, 0)}

@@ -28,6 +28,7 @@ export const ENDPOINTS: Endpoint[] = [
   { method: "GET", path: "/api/rewards/students", query: "search=&offset=0&limit=50" },
   { method: "GET", path: "/api/rewards/students/{studentId}/account" },
   { method: "GET", path: "/api/rewards/students/{studentId}/ledger", query: "offset=0&limit=20" },
+  { method: "GET", path: "/api/rewards/students/{studentId}/bonuses" },
   {
     method: "POST",
     path: "/api/rewards/students/{studentId}/transfers",

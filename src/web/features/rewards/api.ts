@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   accountSchema,
   type BountyRunResult,
+  bonusAllowanceSchema,
   bountyRunResultSchema,
   type CreateItem,
   type GrantRequest,
@@ -25,7 +26,7 @@ import {
   type TransferRequest,
   type UpdateItem,
 } from "../../../shared/contracts/rewards";
-import { apiFetch } from "../../lib/http";
+import { apiAnswer, apiFetch } from "../../lib/http";
 
 /**
  * The rewards API for every rewards page: one query or mutation per endpoint. Queries share the
@@ -56,13 +57,21 @@ export const rewardKeys = {
   settings: ["rewards", "settings"] as const,
   monitor: ["rewards", "monitor"] as const,
   reconciliation: (studentId: string) => ["rewards", "reconciliation", studentId] as const,
+  bonuses: (studentId: string) => ["rewards", "bonuses", studentId] as const,
 };
+
+/**
+ * How long an answer counts as fresh: a page that mounts just after the home asked ahead (see
+ * home/api.ts prefetchHome) reads it instead of asking again. Every change the page makes refreshes it.
+ */
+const JUST_ASKED_MS = 10_000;
 
 export const accountQuery = (studentId: string) =>
   queryOptions({
     queryKey: rewardKeys.account(studentId),
     queryFn: ({ signal }) =>
       apiFetch(`${BASE}/students/${encodeURIComponent(studentId)}/account`, accountSchema, { signal }),
+    staleTime: JUST_ASKED_MS,
   });
 
 export const ledgerQuery = (studentId: string, offset = 0, limit = 20) =>
@@ -124,6 +133,7 @@ export const redemptionsQuery = (filters: RedemptionFilters = {}) =>
     queryKey: rewardKeys.redemptions(filters),
     queryFn: ({ signal }) =>
       apiFetch(withQuery(`${BASE}/redemptions`, { ...filters }), redemptionListSchema, { signal }),
+    staleTime: JUST_ASKED_MS,
   });
 
 export const studentBalancesQuery = (search = "", offset = 0, limit = 50) =>
@@ -139,6 +149,14 @@ export const budgetQuery = queryOptions({
   queryKey: rewardKeys.budget,
   queryFn: ({ signal }) => apiFetch(`${BASE}/budget`, guideBudgetSchema, { signal }),
 });
+
+/** The weekly bonuses a child has had from their family this school year, and those left. */
+export const bonusesQuery = (studentId: string) =>
+  queryOptions({
+    queryKey: rewardKeys.bonuses(studentId),
+    queryFn: ({ signal }) =>
+      apiFetch(`${BASE}/students/${encodeURIComponent(studentId)}/bonuses`, bonusAllowanceSchema, { signal }),
+  });
 
 export const settingsQuery = queryOptions({
   queryKey: rewardKeys.settings,
@@ -206,5 +224,5 @@ export const runBounty = (run: { from: string; to: string; dryRun: boolean }): P
 
 /** For the API debugger: any rewards call, answered as it came. */
 export async function callRewardsApi(method: string, path: string, body?: unknown) {
-  return apiFetch(path, z.unknown(), { method, body });
+  return apiAnswer(path, z.unknown(), { method, body });
 }

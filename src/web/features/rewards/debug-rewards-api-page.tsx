@@ -23,7 +23,7 @@ interface Answer {
   milliseconds: number;
   /** What came back: the JSON of a success, or the error's status, code, message and issues. */
   outcome:
-    | { ok: true; body: unknown }
+    | { ok: true; status: number; body: unknown }
     | {
         ok: false;
         status?: number;
@@ -75,7 +75,8 @@ export function DebugRewardsApiPage() {
     const started = performance.now();
     let outcome: Answer["outcome"];
     try {
-      outcome = { ok: true, body: await callRewardsApi(endpoint.method, path, json) };
+      const { status, data } = await callRewardsApi(endpoint.method, path, json);
+      outcome = { ok: true, status, body: data };
     } catch (error) {
       outcome =
         error instanceof ApiRequestError
@@ -187,7 +188,7 @@ export function DebugRewardsApiPage() {
 
 const headlineOf = ({ outcome }: Answer) =>
   outcome.ok
-    ? i18next.t("rewards:debug.api.succeeded")
+    ? i18next.t("rewards:debug.api.succeeded", { status: outcome.status })
     : i18next.t("rewards:debug.api.failed", { status: outcome.status ?? "—" });
 
 const durationOf = (answer: Answer) =>

@@ -5,6 +5,7 @@ import { type ReactNode, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Redemption, RewardAccount, RewardItem } from "../../../shared/contracts/rewards";
 import { PageHeader } from "../../components/page-header";
+import { ConfirmDialog } from "../../components/ui/dialog";
 import { buttonClass } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
 import { formatNumber } from "../../lib/format";
@@ -21,7 +22,6 @@ import {
   rewardKeys,
 } from "./api";
 import { StudentAccount, StudentLedger } from "./parts";
-import { ActionDialog } from "./store-action-dialog";
 import { DoneNote } from "./store-done-note";
 import { StoreItemGrid } from "./store-item-grid";
 import { RequestList } from "./store-request-list";
@@ -231,7 +231,8 @@ function RequestDialog({
   const queryClient = useQueryClient();
   const [idempotencyKey] = useState(newIdempotencyKey);
   return (
-    <ActionDialog
+    <ConfirmDialog
+      tone="primary"
       title={t("emporium.request.title", { item: item.name })}
       message={t("emporium.request.confirm", {
         item: item.name,
@@ -318,7 +319,7 @@ function MyRequests({ studentId }: { studentId: string }) {
       </div>
       {list}
       {cancelling && (
-        <ActionDialog
+        <ConfirmDialog
           tone="danger"
           title={t("emporium.cancel.title")}
           message={t("emporium.cancel.confirm", {

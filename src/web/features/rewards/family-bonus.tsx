@@ -8,7 +8,7 @@ import { formatNumber } from "../../lib/format";
 import { ApiRequestError } from "../../lib/http";
 import { newIdempotencyKey } from "../../lib/idempotency";
 import { Loading, QueryError } from "../home/parts";
-import { grantAlphas, rewardKeys, settingsQuery } from "./api";
+import { bonusesQuery, grantAlphas, rewardKeys, settingsQuery } from "./api";
 import type { Child } from "./family-requests";
 import { DoneNote } from "./store-done-note";
 
@@ -47,6 +47,7 @@ function BonusFields({ child, settings }: { child: Child; settings: RewardSettin
   const [done, setDone] = useState<{ kind: Kind; result: MovementResult } | null>(null);
   const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
   const ids = { note: useId(), hint: useId() };
+  const bonuses = useQuery(bonusesQuery(child.sourcedId));
 
   const grant = useMutation({
     mutationFn: grantAlphas,
@@ -85,7 +86,12 @@ function BonusFields({ child, settings }: { child: Child; settings: RewardSettin
           bonus: amount("parent_bonus"),
           debit: amount("parent_debit"),
           count: settings.parents.bonusesPerSchoolYear,
-        })}
+        })}{" "}
+        {bonuses.data && (
+          <span className="font-semibold text-slate-800 dark:text-slate-100">
+            {t("family.bonus.left", { remaining: bonuses.data.remaining, name: child.givenName })}
+          </span>
+        )}
       </p>
       <fieldset>
         <legend className="text-sm font-medium">{t("family.bonus.which")}</legend>

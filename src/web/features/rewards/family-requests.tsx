@@ -3,12 +3,12 @@ import { CheckCircle2, ClipboardList, PackageCheck } from "lucide-react";
 import { type ReactNode, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Redemption, RedemptionAction } from "../../../shared/contracts/rewards";
+import { ConfirmDialog } from "../../components/ui/dialog";
 import { buttonClass } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
 import { formatNumber } from "../../lib/format";
 import { EmptyState, Loading, QueryError } from "../home/parts";
 import { decideRequest, itemsQuery, type RedemptionFilters, redemptionsQuery, rewardKeys } from "./api";
-import { ActionDialog } from "./store-action-dialog";
 import { DoneNote } from "./store-done-note";
 import { RequestList } from "./store-request-list";
 
@@ -90,7 +90,8 @@ function useRequestSteps(child: Child) {
     </div>
   );
   const dialog = asking && (
-    <ActionDialog
+    <ConfirmDialog
+      tone="primary"
       title={t(`family.steps.${asking.step}.title`, values(asking.request))}
       message={t(`family.steps.${asking.step}.confirm`, values(asking.request))}
       confirmLabel={t(`family.steps.${asking.step}.button`)}
@@ -117,7 +118,7 @@ function useRequestSteps(child: Child) {
           />
         </div>
       )}
-    </ActionDialog>
+    </ConfirmDialog>
   );
   return { open, status, dialog };
 }

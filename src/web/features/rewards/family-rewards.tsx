@@ -18,15 +18,14 @@ const TEXTAREA_CLASS =
   "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-base shadow-sm focus:border-brand-600 dark:border-slate-700 dark:bg-slate-950";
 
 /**
- * Rewards a family made for one child: what they are, and a way to add one or retire one. The
- * store lists active items only, so rewards retired during this visit stay here to bring back.
+ * Rewards a family made for one child: what they are, and a way to add one, retire one or bring a
+ * retired one back.
  */
 export function FamilyRewards({ child }: { child: Child }) {
   const { t } = useTranslation("rewards");
   const { user } = useAuth();
   const queryClient = useQueryClient();
-  const items = useQuery(itemsQuery(child.sourcedId));
-  const [retired, setRetired] = useState<RewardItem[]>([]);
+  const items = useQuery(itemsQuery(child.sourcedId, true));
   const [isCreating, setIsCreating] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -34,7 +33,6 @@ export function FamilyRewards({ child }: { child: Child }) {
   const toggle = useMutation({
     mutationFn: (item: RewardItem) => updateItem(item.id, { isActive: !item.isActive }),
     onSuccess: (item) => {
-      setRetired((list) => (item.isActive ? list.filter((entry) => entry.id !== item.id) : [...list, item]));
       setDone(
         t(item.isActive ? "family.rewards.reactivated" : "family.rewards.retired", {
           item: item.name,
@@ -63,8 +61,7 @@ export function FamilyRewards({ child }: { child: Child }) {
       />
     );
   else {
-    const active = items.data.filter((item) => item.audience.kind === "child");
-    const shown = [...active, ...retired.filter((item) => !active.some((entry) => entry.id === item.id))];
+    const shown = items.data.filter((item) => item.audience.kind === "child");
     list =
       shown.length === 0 ? (
         <EmptyState icon={Gift} title={t("family.rewards.empty.title")}>

@@ -5,6 +5,7 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { MovementResult, RewardSettings } from "../../../shared/contracts/rewards";
 import { PageHeader } from "../../components/page-header";
+import { ConfirmDialog } from "../../components/ui/dialog";
 import { buttonClass, NumberField, TextField } from "../../components/ui/form";
 import { formatNumber, shownLocale } from "../../lib/format";
 import { newIdempotencyKey } from "../../lib/idempotency";
@@ -12,7 +13,6 @@ import { childrenQuery } from "../auth/api";
 import { EmptyState, Loading, QueryError, Section } from "../home/parts";
 import { ledgerQuery, recordPayout, rewardKeys, settingsQuery } from "./api";
 import { LedgerTable, StudentAccount } from "./parts";
-import { ActionDialog } from "./store-action-dialog";
 import { DoneNote } from "./store-done-note";
 
 /** How far back to look for payouts among the child's latest movements. */
@@ -174,7 +174,8 @@ function PayoutForm({
         </button>
       </form>
       {isConfirming && (
-        <ActionDialog
+        <ConfirmDialog
+          tone="primary"
           title={t("payout.confirm.title")}
           message={t("payout.confirm.message", {
             name,

@@ -3,8 +3,8 @@ import { useEffect } from "react";
 import { LIVE_PATH, type LiveEventType } from "../../../shared/contracts/live";
 import { authKeys } from "../auth/api";
 import { clearAuthCache } from "../auth/auth-cache";
-import { homeKeys } from "../home/api";
-import { xpKeys } from "../xp/api";
+import { homeKeys } from "../home/keys";
+import { xpKeys } from "../xp/keys";
 
 /**
  * While signed in, listens to the live stream and refreshes what changed elsewhere (an app's

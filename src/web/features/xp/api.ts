@@ -13,15 +13,7 @@ import {
 } from "../../../shared/contracts/activity";
 import { viewableUsersResponseSchema } from "../../../shared/contracts/rostering";
 import { apiFetch } from "../../lib/http";
-
-export const xpKeys = {
-  all: ["xp"] as const,
-  history: (studentId: string, limit: number, offset: number) =>
-    ["xp", "history", studentId, limit, offset] as const,
-  day: (studentId: string, date: string | undefined) => ["xp", "day", studentId, date ?? "today"] as const,
-  studentSearch: (search: string) => ["users", "viewable", "students", search] as const,
-  held: (status: HeldEventStatus | "all") => ["xp", "held", status] as const,
-};
+import { xpKeys } from "./keys";
 
 /** People an administrator may look at, narrowed to students. */
 export const studentSearchQuery = (search: string) =>

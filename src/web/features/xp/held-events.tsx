@@ -7,8 +7,9 @@ import { Dialog, failureMessage } from "../../components/ui/dialog";
 import { buttonClass } from "../../components/ui/form";
 import { TableRegion } from "../../components/ui/table-region";
 import { dayLabel, instantLabel } from "../../lib/format";
-import { homeKeys } from "../home/api";
-import { approveHeldEvent, dismissHeldEvent, heldEventsQuery, xpKeys } from "./api";
+import { homeKeys } from "../home/keys";
+import { approveHeldEvent, dismissHeldEvent, heldEventsQuery } from "./api";
+import { xpKeys } from "./keys";
 import { SELECT_CLASS } from "./student-picker";
 import { xpAmount } from "./xp-history";
 

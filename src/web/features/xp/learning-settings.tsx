@@ -5,7 +5,8 @@ import type { LearningSettings } from "../../../shared/contracts/activity";
 import { DEFAULT_XP_RULES, type XpRules } from "../../../shared/xp-rules";
 import { Card } from "../../components/page-header";
 import { buttonClass, NUMBER_INPUT_CLASS, NumberField } from "../../components/ui/form";
-import { learningSettingsQuery, saveLearningSettings, xpKeys } from "./api";
+import { learningSettingsQuery, saveLearningSettings } from "./api";
+import { xpKeys } from "./keys";
 
 const RULE_FIELDS: { key: keyof XpRules; step: number; max: number }[] = [
   { key: "accuracyFloor", step: 0.01, max: 1 },

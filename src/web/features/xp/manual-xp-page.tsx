@@ -4,9 +4,10 @@ import { useTranslation } from "react-i18next";
 import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
 import { newIdempotencyKey } from "../../lib/idempotency";
-import { homeKeys } from "../home/api";
-import { awardXp, xpKeys } from "./api";
+import { homeKeys } from "../home/keys";
+import { awardXp } from "./api";
 import { HeldForReview } from "./held-events";
+import { xpKeys } from "./keys";
 import { type PickedStudent, SELECT_CLASS, StudentPicker } from "./student-picker";
 import { XpHistoryList, xpAmount } from "./xp-history";
 
