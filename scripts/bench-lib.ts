@@ -480,7 +480,10 @@ export async function measureLoad(options: {
   makeBody?: () => string;
   /** Fresh headers for every request (another signed-in person's cookie, for example). */
   makeHeaders?: () => Record<string, string>;
-  /** Requests per second across all connections; as fast as the server answers when absent. */
+  /**
+   * Requests per second, started at an even pace (see measurePacedLoad); as fast as the server
+   * answers over `connections` when absent.
+   */
   overallRate?: number;
   connections: number;
   warmupSeconds: number;
@@ -488,12 +491,12 @@ export async function measureLoad(options: {
   /** The server's process group, for CPU accounting. */
   serverPgid?: number;
 }): Promise<LoadResult> {
+  if (options.overallRate) return measurePacedLoad({ ...options, overallRate: options.overallRate });
   const { makeBody, makeHeaders } = options;
   // autocannon treats a key set to undefined as a value, so only the given options are passed.
   const base: Omit<AutocannonOptions, "duration"> = {
     url: options.url,
     connections: options.connections,
-    ...(options.overallRate && { overallRate: options.overallRate }),
     ...(options.headers && { headers: options.headers }),
     method: options.method ?? "GET",
     ...(options.body !== undefined && { body: options.body }),
@@ -537,6 +540,75 @@ export async function measureLoad(options: {
     p99: percentile(sorted, 99),
     max: count ? (sorted[count - 1] ?? Number.NaN) : Number.NaN,
     failures: result.errors + result.timeouts + result.non2xx,
+    cpu: cpuShare,
+  };
+}
+
+/**
+ * Requests started at an even pace, one every 1/rate seconds whether or not earlier ones were
+ * answered (at most `connections` × 8 in flight), as people arrive: autocannon's own rate sends each
+ * second's quota at once and then waits, which measures a burst's queue instead. The latency of a
+ * request counts from when it was due, so a server falling behind shows in it.
+ */
+async function measurePacedLoad(options: Parameters<typeof measureLoad>[0] & { overallRate: number }) {
+  const { overallRate: rate, makeBody, makeHeaders } = options;
+  const maxInFlight = options.connections * 8;
+  const send = async () => {
+    const response = await fetch(options.url, {
+      method: options.method ?? "GET",
+      headers: { ...options.headers, ...makeHeaders?.() },
+      body: makeBody ? makeBody() : options.body,
+    });
+    await response.arrayBuffer();
+    return response.status;
+  };
+  async function run(seconds: number, record: boolean) {
+    const samples: number[] = [];
+    let failures = 0;
+    let inFlight = 0;
+    const pending: Promise<void>[] = [];
+    const started = performance.now();
+    const total = Math.round(seconds * rate);
+    for (let index = 0; index < total; index++) {
+      const due = started + (index * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (inFlight >= maxInFlight) {
+        failures += 1;
+        continue;
+      }
+      inFlight += 1;
+      pending.push(
+        send().then(
+          (status) => {
+            inFlight -= 1;
+            if (status >= 200 && status < 300) samples.push(performance.now() - due);
+            else failures += 1;
+          },
+          () => {
+            inFlight -= 1;
+            failures += 1;
+          },
+        ),
+      );
+    }
+    await Promise.all(pending);
+    const elapsed = (performance.now() - started) / 1000;
+    return record ? { samples, failures, elapsed } : null;
+  }
+  if (options.warmupSeconds > 0) await run(options.warmupSeconds, false);
+  const cpu = cpuMeter(options.serverPgid);
+  const measured = (await run(options.durationSeconds, true)) as NonNullable<Awaited<ReturnType<typeof run>>>;
+  const cpuShare = cpu();
+  const sorted = Float64Array.from(measured.samples).sort();
+  return {
+    requestsPerSecond: sorted.length / measured.elapsed,
+    completed: sorted.length,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    max: sorted.length ? (sorted[sorted.length - 1] ?? Number.NaN) : Number.NaN,
+    failures: measured.failures,
     cpu: cpuShare,
   };
 }

@@ -185,7 +185,7 @@ function report(results: SuiteResult[]) {
     "",
     `## Rewards benchmark (${new Date().toISOString()})`,
     "",
-    `Dataset: ${students} students with ${entriesPerStudent} ledger entries each (${(students * entriesPerStudent).toLocaleString("en")} in all), 31 store items. Redemptions come from ${shoppers} signed-in students in turn over 20 connections; reads over 4. ${load.warmupSeconds} s warm-up + ${load.durationSeconds} s per run.`,
+    `Dataset: ${students} students with ${entriesPerStudent} ledger entries each (${(students * entriesPerStudent).toLocaleString("en")} in all), 31 store items. Redemptions come from ${shoppers} signed-in students in turn: started evenly at the rate (as people arrive), then flat out over 20 connections; reads over 4. ${load.warmupSeconds} s warm-up + ${load.durationSeconds} s per run.`,
     "",
     "| Database | Request | req/s | p50 ms | p95 ms | p99 ms | failed | CPU cores (server / others) | target | |",
     "|---|---|---:|---:|---:|---:|---:|---|---|---|",

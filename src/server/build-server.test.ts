@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ensureServerBuild } from "./build-server";
+import { ensureWebBuild } from "./build-web";
 import { createLogger } from "./lib/logger";
 
 const projectRoot = process.cwd();
@@ -43,5 +44,18 @@ describe("the server's bundle", () => {
     expect(bundle).toMatch(/from "@electric-sql\/pglite"/);
     expect(bundle).not.toContain("node_modules/@aws-sdk/client-s3/");
     expect(bundle).toContain("// node_modules/drizzle-orm/");
+  });
+});
+
+describe("the web app's build", () => {
+  it("leaves the process's NODE_ENV as it was, so the server processes it forks are not production's", async () => {
+    const before = process.env.NODE_ENV;
+    delete process.env.NODE_ENV;
+    try {
+      expect(await ensureWebBuild(projectRoot, path.join(folder, "web"), createLogger("error"))).toBe(true);
+      expect(process.env.NODE_ENV).toBeUndefined();
+    } finally {
+      process.env.NODE_ENV = before;
+    }
   });
 });

@@ -34,6 +34,9 @@ export function isWebBuildStale(projectRoot: string, outDir: string): boolean {
 export async function ensureWebBuild(projectRoot: string, outDir: string, logger: Logger): Promise<boolean> {
   if (!isWebBuildStale(projectRoot, outDir)) return true;
   logger.info("building the web app");
+  // Vite sets NODE_ENV to production for its build when it is unset; this process and the server
+  // processes it forks keep their own (a development server would otherwise ask for production's key).
+  const nodeEnv = process.env.NODE_ENV;
   try {
     const { build } = await import("vite");
     await build({ root: projectRoot, logLevel: "warn", build: { outDir } });
@@ -41,6 +44,9 @@ export async function ensureWebBuild(projectRoot: string, outDir: string, logger
     logger.error("the web app could not be built", {
       error: error instanceof Error ? error.message : String(error),
     });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
   }
   return existsSync(path.join(outDir, "index.html"));
 }

@@ -375,6 +375,16 @@ export async function pingDatabase(db: Database): Promise<void> {
 }
 
 /** A unique index refused a row: a concurrent request wrote the same key first. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `column = id` for a uuid column, with the id as a uuid so the column's index answers; text that
+ * is no uuid matches nothing (rather than failing the statement or scanning the table).
+ */
+export function uuidEquals(column: SQL, id: string): SQL {
+  return UUID.test(id) ? sql`${column} = ${id}::uuid` : sql`false`;
+}
+
 export function isUniqueViolation(error: unknown): boolean {
   for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
     if ((current as { code?: unknown }).code === "23505") return true;

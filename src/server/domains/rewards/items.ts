@@ -6,7 +6,7 @@ import type {
   RewardItem,
   updateItemSchema,
 } from "../../../shared/contracts/rewards";
-import { type Database, queryJsonRows, queryRows } from "../../db/client";
+import { type Database, queryJsonRows, queryRows, uuidEquals } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
@@ -139,7 +139,7 @@ async function visibleItems(db: Database, actor: Actor, childId?: string): Promi
 async function getItemRow(db: Database, itemId: string): Promise<ItemRow | null> {
   const [row] = await queryJsonRows<ItemRow>(
     db,
-    sql`select ${ITEM_COLUMNS} from reward_items i where i.id::text = ${itemId}`,
+    sql`select ${ITEM_COLUMNS} from reward_items i where ${uuidEquals(sql`i.id`, itemId)}`,
   );
   return row ?? null;
 }
@@ -234,15 +234,39 @@ export async function updateItem(
     set("audience_org_id", audience.kind === "school" ? audience.orgId : null);
     set("audience_student_id", audience.kind === "child" ? audience.studentId : null);
   }
-  // Stock may not drop below the units open requests have set aside: they were promised.
-  const stockCheck = changes.stock == null ? sql`` : sql`and reserved <= ${changes.stock}`;
-  const updated = await queryRows<{ id: string }>(
-    db,
-    sql`update reward_items set ${sql.join(sets, sql`, `)}, updated_at = now()
-        where id = ${row.id}::uuid ${stockCheck} returning id`,
-  );
-  if (updated.length === 0)
-    throw new AppError("conflict", message("rewards:items.stockBelowReserved", { reserved: row.reserved }));
+  // `reserved` counts the open requests of an item with stock (requests for an item without stock
+  // set nothing aside). Stock given to an item that had none counts its open requests, once the
+  // item is locked: a request in flight (holding the item shared) is then committed and counted.
+  const reserved = await db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Database;
+    const [locked] = await queryRows<{ stock: number | null; reserved: number }>(
+      tx,
+      sql`select stock, reserved from reward_items where id = ${row.id}::uuid for update`,
+    );
+    let reserved = locked?.reserved ?? 0;
+    if (changes.stock === null) reserved = 0;
+    else if (changes.stock !== undefined && locked?.stock === null) {
+      const [open] = await queryRows<{ count: number }>(
+        tx,
+        sql`select count(*)::int as count from reward_redemptions
+            where item_id = ${row.id}::uuid and status in ('pending', 'approved')`,
+      );
+      reserved = open?.count ?? 0;
+    }
+    // Stock may not drop below the units open requests have set aside: they were promised.
+    if (changes.stock != null && reserved > changes.stock) return { refused: reserved };
+    await queryRows(
+      tx,
+      sql`update reward_items set ${sql.join(sets, sql`, `)}, reserved = ${reserved}, updated_at = now()
+          where id = ${row.id}::uuid`,
+    );
+    return { refused: null };
+  });
+  if (reserved.refused !== null)
+    throw new AppError(
+      "conflict",
+      message("rewards:items.stockBelowReserved", { reserved: reserved.refused }),
+    );
   // A picture served from elsewhere replaces the uploaded one, which is no longer needed.
   if (changes.imageUrl && row.image_key) await storage.delete(row.image_key);
   return toItem((await getItemRow(db, row.id)) as ItemRow);
@@ -276,7 +300,7 @@ export async function itemImageKey(db: Database, actor: Actor, itemId: string): 
   const visible = await visibleItems(db, actor);
   const [row] = await queryRows<{ image_key: string | null }>(
     db,
-    sql`select i.image_key from reward_items i where i.id::text = ${itemId} and ${visible}`,
+    sql`select i.image_key from reward_items i where ${uuidEquals(sql`i.id`, itemId)} and ${visible}`,
   );
   return row?.image_key ?? null;
 }

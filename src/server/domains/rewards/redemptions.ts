@@ -5,15 +5,15 @@ import type {
   RedemptionStatus,
   RewardSettings,
 } from "../../../shared/contracts/rewards";
-import { type Database, isUniqueViolation, queryJsonRows, queryRows } from "../../db/client";
+import { type Database, isUniqueViolation, queryJsonRows, queryRows, uuidEquals } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { studentIdsInReach } from "../rostering/scope";
 import { isFamily, isStaff } from "./grants";
 import { itemImagePath, itemsForStudents } from "./items";
-import { assertAffordable, lockAccount, type NewEntry, nameOf, postEntries } from "./ledger";
-import { rewardSettingsOf } from "./settings";
+import { accountLock, assertAffordable, lockAccount, type NewEntry, nameOf, postEntries } from "./ledger";
+import { rewardSettingsOf, STORED_REWARD_SETTINGS, settingsFrom } from "./settings";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -84,7 +84,7 @@ async function readRedemptions(db: Database, where: SQL, page?: { offset: number
 }
 
 export async function getRedemption(db: Database, id: string): Promise<Redemption> {
-  const [found] = await readRedemptions(db, sql`r.id::text = ${id}`);
+  const [found] = await readRedemptions(db, uuidEquals(sql`r.id`, id));
   if (!found) throw new AppError("not_found", message("rewards:redemptions.notFound"));
   return found;
 }
@@ -105,56 +105,90 @@ export async function requestRedemption(
   return placeRedemption(db, actor.user.sourcedId, input, now);
 }
 
-/** A student's request, once they are known to be the one asking (see requestRedemption). */
+interface ItemAsked {
+  /** The student's account, once locked. */
+  balance: number;
+  held: number;
+  /** A request this student already made under the key. */
+  earlier_id: string | null;
+  /** Null when the student may not ask for the item (unknown, retired, not for them). */
+  id: string | null;
+  name: string;
+  price: number;
+  stock: number | null;
+  reserved: number;
+  image_key: string | null;
+  image_url: string | null;
+  student_name: string | null;
+  has_family: boolean;
+  settings: unknown;
+}
+
+/**
+ * A student's request, once they are known to be the one asking (see requestRedemption). Under
+ * the account's lock a student's requests go one at a time, so the balance cannot race, and an
+ * item with stock sets its unit aside in one conditional update; the unique key settles replays.
+ * An item without stock is only held shared: requests for it from many students run side by side.
+ */
 export async function placeRedemption(
   db: Database,
   studentId: string,
   input: { itemId: string; idempotencyKey: string },
   now: Date,
 ): Promise<{ redemption: Redemption; isReplay: boolean }> {
-  const earlier = async () => {
-    const [row] = await queryRows<{ id: string }>(
-      db,
-      sql`select id from reward_redemptions where student_sourced_id = ${studentId} and idempotency_key = ${input.idempotencyKey}`,
-    );
-    return row ? { redemption: await getRedemption(db, row.id), isReplay: true } : null;
-  };
-  const replay = await earlier();
-  if (replay) return replay;
+  const replayOf = async (id: string) => ({ redemption: await getRedemption(db, id), isReplay: true });
   try {
-    const id = await db.transaction(async (transaction) => {
+    const placed = await db.transaction(async (transaction): Promise<Redemption | string> => {
       const tx = transaction as unknown as Database;
-      const totals = await lockAccount(tx, studentId);
-      const [item] = await queryRows<{
-        id: string;
-        name: string;
-        price: number;
-        remaining: number | null;
-        has_family: boolean;
-      }>(
+      // One round trip: the account locked (its totals as they are once locked), the item, the
+      // key's earlier request and the school's rules. A same-key request committed while this one
+      // waited for the lock is not seen here; the unique key then refuses this one's insert.
+      const [item] = await queryRows<ItemAsked>(
         tx,
-        sql`select i.id, i.name, i.price, i.stock - i.reserved as remaining,
-              exists (select 1 from user_agents a where a.user_sourced_id = ${studentId}) as has_family
-            from reward_items i
-            where i.id::text = ${input.itemId} and i.is_active
-              and ${itemsForStudents(sql`select ${studentId}::text`)}
-            for update of i`,
+        sql`with account as (${accountLock(studentId)})
+            select account.balance, account.held,
+              (select r.id from reward_redemptions r
+                where r.student_sourced_id = ${studentId} and r.idempotency_key = ${input.idempotencyKey}) as earlier_id,
+              i.id, i.name, i.price, i.stock, i.reserved, i.image_key, i.image_url,
+              ${nameOf(sql`${studentId}::text`)} as student_name,
+              exists (select 1 from user_agents a where a.user_sourced_id = ${studentId}) as has_family,
+              ${STORED_REWARD_SETTINGS} as settings
+            from account left join reward_items i on ${uuidEquals(sql`i.id`, input.itemId)}
+              and i.is_active and ${itemsForStudents(sql`select ${studentId}::text`)}`,
       );
-      if (!item) throw new AppError("validation_failed", message("rewards:items.unknown"));
-      if (item.remaining !== null && item.remaining <= 0)
-        throw new AppError("out_of_stock", message("rewards:redemptions.outOfStock", { item: item.name }));
-      assertAffordable(totals.balance - totals.held, item.price);
+      if (!item) throw new Error(`The Alphas account of ${studentId} was neither made nor found`);
+      if (item.earlier_id) return item.earlier_id;
+      if (!item.id) throw new AppError("validation_failed", message("rewards:items.unknown"));
+      const outOfStock = () =>
+        new AppError("out_of_stock", message("rewards:redemptions.outOfStock", { item: item.name }));
+      if (item.stock !== null && item.stock - item.reserved <= 0) throw outOfStock();
+      assertAffordable(item.balance - item.held, item.price);
+      // An item without stock is held shared, so stock given to it meanwhile counts this request;
+      // an item with stock sets a unit aside in one update that refuses the last unit twice.
+      const [unlimited] =
+        item.stock === null
+          ? await queryRows<{ id: string }>(
+              tx,
+              sql`select id from reward_items where id = ${item.id}::uuid and stock is null for share`,
+            )
+          : [];
+      if (!unlimited) {
+        const [reserved] = await queryRows<{ id: string }>(
+          tx,
+          sql`update reward_items set reserved = reserved + 1
+              where id = ${item.id}::uuid and stock - reserved > 0 returning id`,
+        );
+        if (!reserved) throw outOfStock();
+      }
+      const createdAt = now.toISOString();
+      const approverKind = item.has_family ? "family" : "staff";
       const [created] = await queryRows<{ id: string }>(
         tx,
-        sql`with created as (
-              insert into reward_redemptions (student_sourced_id, item_id, item_name, price, approver_kind,
-                idempotency_key, created_at, updated_at)
-              values (${studentId}, ${item.id}::uuid, ${item.name}, ${item.price},
-                ${item.has_family ? "family" : "staff"}, ${input.idempotencyKey}, ${now.toISOString()}::timestamptz,
-                ${now.toISOString()}::timestamptz)
-              returning id),
-            reserved as (update reward_items set reserved = reserved + 1 where id = ${item.id}::uuid)
-            select id from created`,
+        sql`insert into reward_redemptions (student_sourced_id, item_id, item_name, price, approver_kind,
+              idempotency_key, created_at, updated_at)
+            values (${studentId}, ${item.id}::uuid, ${item.name}, ${item.price}, ${approverKind},
+              ${input.idempotencyKey}, ${createdAt}::timestamptz, ${createdAt}::timestamptz)
+            returning id`,
       );
       const redemptionId = String(created?.id);
       await postEntries(tx, {
@@ -172,13 +206,39 @@ export async function placeRedemption(
           },
         ],
       });
-      return redemptionId;
+      return toRedemption(
+        {
+          id: redemptionId,
+          student_id: studentId,
+          student_name: item.student_name,
+          item_id: item.id,
+          item_name: item.name,
+          image_key: item.image_key,
+          image_url: item.image_url,
+          price: item.price,
+          status: "pending",
+          approver_kind: approverKind,
+          decided_by: null,
+          decided_by_name: null,
+          decided_at: null,
+          note: null,
+          fulfilled_by: null,
+          fulfilled_by_name: null,
+          fulfilled_at: null,
+          created_at: createdAt,
+        },
+        settingsFrom(item.settings).requestExpiryDays,
+      );
     });
-    return { redemption: await getRedemption(db, id), isReplay: false };
+    return typeof placed === "string" ? replayOf(placed) : { redemption: placed, isReplay: false };
   } catch (error) {
+    // The unique key is the last word: a request that got past the lock twice answers the first.
     if (isUniqueViolation(error)) {
-      const first = await earlier();
-      if (first) return first;
+      const [first] = await queryRows<{ id: string }>(
+        db,
+        sql`select id from reward_redemptions where student_sourced_id = ${studentId} and idempotency_key = ${input.idempotencyKey}`,
+      );
+      if (first) return replayOf(first.id);
     }
     throw error;
   }
@@ -226,7 +286,7 @@ export async function decideRedemption(
 ): Promise<Redemption> {
   const reach = studentIdsInReach(actor);
   const [visible] = reach
-    ? await readRedemptions(db, sql`r.id::text = ${id} and r.student_sourced_id in (${reach})`)
+    ? await readRedemptions(db, sql`${uuidEquals(sql`r.id`, id)} and r.student_sourced_id in (${reach})`)
     : [];
   if (!visible) throw new AppError("not_found", message("rewards:redemptions.notFound"));
   const [item] = await queryRows<{ audience_kind: string }>(
@@ -338,7 +398,7 @@ async function settle(
     tx,
     sql`with moved as (update reward_redemptions set status = ${input.to}, ${decision}, updated_at = ${at}::timestamptz
           where id = ${input.redemptionId}::uuid)
-        ${stock ? sql`update reward_items set ${stock} where id = ${input.itemId}::uuid` : sql`select 1`}`,
+        ${stock ? sql`update reward_items set ${stock} where id = ${input.itemId}::uuid and stock is not null` : sql`select 1`}`,
   );
   if (!releases) return;
   const key = (kind: string) => `redemption:${input.redemptionId}:${kind}`;

@@ -326,6 +326,17 @@ describe("items", () => {
     expect((await call("admin", `/items/not-an-id`, { method: "PATCH", json: { stock: 5 } })).status).toBe(
       404,
     );
+
+    // An item without stock sets nothing aside; given stock, it counts the requests still open.
+    const unlimited = await createItem({ price: 1 });
+    for (let request = 0; request < 2; request++)
+      await call("student", "/redemptions", { json: { itemId: unlimited.id, idempotencyKey: key() } });
+    const patch = (stock: number | null) =>
+      call("admin", `/items/${unlimited.id}`, { method: "PATCH", json: { stock } });
+    expect((await patch(1)).status).toBe(409);
+    expect((await patch(3)).body.remaining).toBe(1);
+    expect((await patch(null)).body.remaining).toBeNull();
+    expect((await call("admin", `/students/${AVA}/reconciliation`)).body.isBalanced).toBe(true);
   });
 
   it("take an uploaded picture, served only through Dash", async () => {

@@ -93,16 +93,7 @@ export function ConfirmDialog({
         <button type="button" onClick={onClose} className={buttonClass("secondary")}>
           {cancelLabel ?? t("dialog.cancel")}
         </button>
-        <button
-          type="button"
-          onClick={confirm}
-          disabled={isBusy}
-          className={
-            tone === "danger"
-              ? "rounded-lg border border-red-700 bg-red-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-red-800 disabled:opacity-60"
-              : buttonClass("primary")
-          }
-        >
+        <button type="button" onClick={confirm} disabled={isBusy} className={buttonClass(tone)}>
           {isBusy ? t("dialog.working") : confirmLabel}
         </button>
       </div>

@@ -58,6 +58,8 @@ const BUTTON_CLASSES = {
   primary: "bg-brand-600 text-white shadow-sm hover:bg-brand-700 border border-brand-600",
   secondary:
     "border border-slate-300 bg-white hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800",
+  /** A step that removes, refuses or takes something away. */
+  danger: "border border-red-700 bg-red-700 text-white shadow-sm hover:bg-red-800",
 } as const;
 
 /** The classes of a button (or a link styled as one). */
@@ -92,5 +94,57 @@ export function SelectField({
         ))}
       </select>
     </div>
+  );
+}
+
+/**
+ * A choice between giving and taking away (award or deduct, bonus or debit): radio buttons drawn as
+ * cards, green for what adds and red for what takes away, each with an optional line under it.
+ */
+export function GainOrLossChoice<Value extends string>({
+  legend,
+  name,
+  options,
+  value,
+  onChange,
+}: {
+  legend: string;
+  /** The radio group's name, unique on the page. */
+  name: string;
+  options: readonly { value: Value; label: string; hint?: string; adds: boolean }[];
+  value: Value;
+  onChange: (value: Value) => void;
+}) {
+  return (
+    <fieldset>
+      <legend className="text-sm font-medium">{legend}</legend>
+      <div className="mt-1 grid grid-cols-2 gap-2 sm:max-w-sm">
+        {options.map((option) => (
+          <label
+            key={option.value}
+            className={`flex cursor-pointer flex-col rounded-lg border-2 px-3 py-2 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600 ${
+              value === option.value
+                ? option.adds
+                  ? "border-emerald-600 bg-emerald-50 dark:border-emerald-400 dark:bg-emerald-950"
+                  : "border-red-600 bg-red-50 dark:border-red-400 dark:bg-red-950"
+                : "border-slate-300 bg-white dark:border-slate-700 dark:bg-slate-950"
+            }`}
+          >
+            <span className="flex items-center gap-2 font-semibold">
+              <input
+                type="radio"
+                name={name}
+                value={option.value}
+                checked={value === option.value}
+                onChange={() => onChange(option.value)}
+                className="size-4 accent-brand-600"
+              />
+              {option.label}
+            </span>
+            {option.hint && <span className="text-xs text-slate-600 dark:text-slate-300">{option.hint}</span>}
+          </label>
+        ))}
+      </div>
+    </fieldset>
   );
 }

@@ -367,11 +367,7 @@ export function EndEnrollmentDialog({
           <button type="button" className={buttonClass("secondary")} onClick={onClose}>
             {t("common:dialog.cancel")}
           </button>
-          <button
-            type="submit"
-            disabled={end.isPending || !endDate}
-            className="rounded-lg border border-red-700 bg-red-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-red-800 disabled:opacity-60"
-          >
+          <button type="submit" disabled={end.isPending || !endDate} className={buttonClass("danger")}>
             {end.isPending ? t("endEnrollment.ending") : t("endEnrollment.submit")}
           </button>
         </div>

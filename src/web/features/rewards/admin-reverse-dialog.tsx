@@ -100,11 +100,7 @@ export function ReverseDialog({
           <button type="button" onClick={onClose} className={buttonClass("secondary")}>
             {t("common:dialog.cancel")}
           </button>
-          <button
-            type="submit"
-            disabled={isSaving}
-            className="rounded-lg border border-red-700 bg-red-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-red-800 disabled:opacity-60"
-          >
+          <button type="submit" disabled={isSaving} className={buttonClass("danger")}>
             {isSaving ? t("common:dialog.working") : t("transactions.reverse.confirm")}
           </button>
         </div>

@@ -3,7 +3,7 @@ import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { MovementResult, RewardSettings } from "../../../shared/contracts/rewards";
 import { failureMessage } from "../../components/ui/dialog";
-import { buttonClass } from "../../components/ui/form";
+import { buttonClass, GainOrLossChoice } from "../../components/ui/form";
 import { formatNumber } from "../../lib/format";
 import { ApiRequestError } from "../../lib/http";
 import { newIdempotencyKey } from "../../lib/idempotency";
@@ -93,33 +93,17 @@ function BonusFields({ child, settings }: { child: Child; settings: RewardSettin
           </span>
         )}
       </p>
-      <fieldset>
-        <legend className="text-sm font-medium">{t("family.bonus.which")}</legend>
-        <div className="mt-1 grid gap-2 sm:grid-cols-2">
-          {KINDS.map((value) => (
-            <label
-              key={value}
-              className={`flex cursor-pointer items-center gap-2 rounded-lg border-2 px-3 py-2 font-semibold has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600 ${
-                kind === value
-                  ? value === "parent_bonus"
-                    ? "border-emerald-600 bg-emerald-50 dark:border-emerald-400 dark:bg-emerald-950"
-                    : "border-red-600 bg-red-50 dark:border-red-400 dark:bg-red-950"
-                  : "border-slate-300 bg-white dark:border-slate-700 dark:bg-slate-950"
-              }`}
-            >
-              <input
-                type="radio"
-                name={`grant-kind-${child.sourcedId}`}
-                value={value}
-                checked={kind === value}
-                onChange={() => setKind(value)}
-                className="size-4 accent-brand-600"
-              />
-              {t(`family.bonus.kinds.${value}`, { amount: amount(value) })}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <GainOrLossChoice
+        legend={t("family.bonus.which")}
+        name={`grant-kind-${child.sourcedId}`}
+        value={kind}
+        onChange={setKind}
+        options={KINDS.map((value) => ({
+          value,
+          label: t(`family.bonus.kinds.${value}`, { amount: amount(value) }),
+          adds: value === "parent_bonus",
+        }))}
+      />
       <div>
         <label htmlFor={ids.note} className="text-sm font-medium">
           {t("family.bonus.note")}

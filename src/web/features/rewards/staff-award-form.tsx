@@ -3,7 +3,7 @@ import { type FormEvent, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { MAX_MANUAL_ALPHAS, type MovementResult } from "../../../shared/contracts/rewards";
 import { failureMessage } from "../../components/ui/dialog";
-import { buttonClass } from "../../components/ui/form";
+import { buttonClass, GainOrLossChoice } from "../../components/ui/form";
 import { formatNumber } from "../../lib/format";
 import { ApiRequestError } from "../../lib/http";
 import { newIdempotencyKey } from "../../lib/idempotency";
@@ -110,41 +110,21 @@ export function StaffAwardForm({ student, hasBudget }: { student: ChosenStudent;
 
   return (
     <form onSubmit={submit} noValidate className="space-y-5">
-      <fieldset>
-        <legend className="text-sm font-medium">{t("awards.form.direction")}</legend>
-        <div className="mt-1 grid grid-cols-2 gap-2 sm:max-w-sm">
-          {(["award", "deduct"] as const).map((value) => (
-            <label
-              key={value}
-              className={`flex cursor-pointer flex-col rounded-lg border-2 px-3 py-2 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600 ${
-                direction === value
-                  ? value === "award"
-                    ? "border-emerald-600 bg-emerald-50 dark:border-emerald-400 dark:bg-emerald-950"
-                    : "border-red-600 bg-red-50 dark:border-red-400 dark:bg-red-950"
-                  : "border-slate-300 bg-white dark:border-slate-700 dark:bg-slate-950"
-              }`}
-            >
-              <span className="flex items-center gap-2 font-semibold">
-                <input
-                  type="radio"
-                  name="direction"
-                  value={value}
-                  checked={direction === value}
-                  onChange={() => {
-                    setDirection(value);
-                    setProblem(null);
-                  }}
-                  className="size-4 accent-brand-600"
-                />
-                {t(`awards.form.directions.${value}.label`)}
-              </span>
-              <span className="text-xs text-slate-600 dark:text-slate-300">
-                {t(`awards.form.directions.${value}.hint`)}
-              </span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <GainOrLossChoice
+        legend={t("awards.form.direction")}
+        name="direction"
+        value={direction}
+        onChange={(value) => {
+          setDirection(value);
+          setProblem(null);
+        }}
+        options={(["award", "deduct"] as const).map((value) => ({
+          value,
+          label: t(`awards.form.directions.${value}.label`),
+          hint: t(`awards.form.directions.${value}.hint`),
+          adds: value === "award",
+        }))}
+      />
       <div>
         <label htmlFor={ids.amount} className="text-sm font-medium">
           {t("awards.form.amount")}

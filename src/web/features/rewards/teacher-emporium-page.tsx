@@ -6,11 +6,11 @@ import {
   useQueryClient,
 } from "@tanstack/react-query";
 import { Gift, Inbox, PackageCheck } from "lucide-react";
-import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Redemption, RedemptionAction } from "../../../shared/contracts/rewards";
 import { PageHeader } from "../../components/page-header";
-import { Dialog, failureMessage } from "../../components/ui/dialog";
+import { ConfirmDialog, failureMessage } from "../../components/ui/dialog";
 import { buttonClass } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
 import { instantLabel, relativeTime } from "../../lib/format";
@@ -358,30 +358,17 @@ function RejectDialog({
   const noteId = useId();
   const hintId = useId();
   const [note, setNote] = useState("");
-  const [isBusy, setIsBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
   const name = studentNameOf(request);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setIsBusy(true);
-    setFailure(null);
-    try {
-      await onReject(note.trim() || undefined);
-      onClose();
-    } catch (error) {
-      setFailure(failureMessage(error, t("handout.stepFailed")));
-      setIsBusy(false);
-    }
-  }
-
   return (
-    <Dialog
+    <ConfirmDialog
       title={t("handout.rejectDialog.title", { item: request.itemName })}
-      description={t("handout.rejectDialog.description", { name })}
+      message={t("handout.rejectDialog.description", { name })}
+      confirmLabel={t("handout.rejectDialog.confirm")}
+      cancelLabel={t("handout.rejectDialog.cancel")}
+      onConfirm={() => onReject(note.trim() || undefined)}
       onClose={onClose}
     >
-      <form onSubmit={submit} className="mt-4">
+      <div className="mt-4">
         <label htmlFor={noteId} className="text-sm font-medium">
           {t("handout.rejectDialog.note")}
         </label>
@@ -397,24 +384,7 @@ function RejectDialog({
         <p id={hintId} className="mt-1 text-xs text-slate-600 dark:text-slate-300">
           {t("handout.rejectDialog.hint", { name })}
         </p>
-        {failure && (
-          <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
-            {failure}
-          </p>
-        )}
-        <div className="mt-6 flex flex-wrap justify-end gap-3">
-          <button type="button" onClick={onClose} className={buttonClass("secondary")}>
-            {t("handout.rejectDialog.cancel")}
-          </button>
-          <button
-            type="submit"
-            disabled={isBusy}
-            className="rounded-lg border border-red-700 bg-red-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-red-800 disabled:opacity-60"
-          >
-            {isBusy ? t("handout.rejecting") : t("handout.rejectDialog.confirm")}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      </div>
+    </ConfirmDialog>
   );
 }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Card, PageHeader } from "../../components/page-header";
-import { buttonClass } from "../../components/ui/form";
+import { buttonClass, GainOrLossChoice } from "../../components/ui/form";
 import { newIdempotencyKey } from "../../lib/idempotency";
 import { homeKeys } from "../home/keys";
 import { awardXp } from "./api";
@@ -89,38 +89,18 @@ export function ManualXpPage() {
           <h2 className="text-lg font-bold">{t("manual.newEntry")}</h2>
           <form onSubmit={submit} noValidate className="mt-4 space-y-5">
             <StudentPicker selected={student} onSelect={chooseStudent} wide />
-            <fieldset>
-              <legend className="text-sm font-medium">{t("manual.direction")}</legend>
-              <div className="mt-1 grid grid-cols-2 gap-2 sm:max-w-sm">
-                {(["award", "deduct"] as const).map((value) => (
-                  <label
-                    key={value}
-                    className={`flex cursor-pointer flex-col rounded-lg border-2 px-3 py-2 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600 ${
-                      direction === value
-                        ? value === "award"
-                          ? "border-emerald-600 bg-emerald-50 dark:border-emerald-400 dark:bg-emerald-950"
-                          : "border-red-600 bg-red-50 dark:border-red-400 dark:bg-red-950"
-                        : "border-slate-300 bg-white dark:border-slate-700 dark:bg-slate-950"
-                    }`}
-                  >
-                    <span className="flex items-center gap-2 font-semibold">
-                      <input
-                        type="radio"
-                        name="direction"
-                        value={value}
-                        checked={direction === value}
-                        onChange={() => setDirection(value)}
-                        className="size-4 accent-brand-600"
-                      />
-                      {t(`manual.directions.${value}.label`)}
-                    </span>
-                    <span className="text-xs text-slate-600 dark:text-slate-300">
-                      {t(`manual.directions.${value}.hint`)}
-                    </span>
-                  </label>
-                ))}
-              </div>
-            </fieldset>
+            <GainOrLossChoice
+              legend={t("manual.direction")}
+              name="direction"
+              value={direction}
+              onChange={setDirection}
+              options={(["award", "deduct"] as const).map((value) => ({
+                value,
+                label: t(`manual.directions.${value}.label`),
+                hint: t(`manual.directions.${value}.hint`),
+                adds: value === "award",
+              }))}
+            />
             <div className="grid gap-4 sm:grid-cols-2">
               <div>
                 <label htmlFor={ids.amount} className="text-sm font-medium">
