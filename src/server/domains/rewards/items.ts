@@ -237,7 +237,7 @@ export async function updateItem(
   // `reserved` counts the open requests of an item with stock (requests for an item without stock
   // set nothing aside). Stock given to an item that had none counts its open requests, once the
   // item is locked: a request in flight (holding the item shared) is then committed and counted.
-  const reserved = await db.transaction(async (transaction) => {
+  const outcome = await db.transaction(async (transaction) => {
     const tx = transaction as unknown as Database;
     const [locked] = await queryRows<{ stock: number | null; reserved: number }>(
       tx,
@@ -262,10 +262,10 @@ export async function updateItem(
     );
     return { refused: null };
   });
-  if (reserved.refused !== null)
+  if (outcome.refused !== null)
     throw new AppError(
       "conflict",
-      message("rewards:items.stockBelowReserved", { reserved: reserved.refused }),
+      message("rewards:items.stockBelowReserved", { reserved: outcome.refused }),
     );
   // A picture served from elsewhere replaces the uploaded one, which is no longer needed.
   if (changes.imageUrl && row.image_key) await storage.delete(row.image_key);
