@@ -40,8 +40,60 @@ function precompress(): Plugin {
   };
 }
 
+interface Node {
+  type: string;
+  start: number;
+  end: number;
+  [key: string]: unknown;
+}
+
+/** Whether evaluating `node` calls a function: a literal or a table of literals does not. */
+function callsAFunction(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(callsAFunction);
+  if (!node || typeof node !== "object") return false;
+  const { type } = node as Node;
+  if (type === "CallExpression" || type === "NewExpression") return true;
+  if (type === "ArrowFunctionExpression" || type === "FunctionExpression") return false;
+  return Object.values(node).some(callsAFunction);
+}
+
+/**
+ * Builds a shared schema in the browser only if the browser uses it. A module's top-level
+ * `const x = z.object(…)` runs when the module loads, and the bundler cannot know that zod's calls
+ * have no side effects, so a page that took one constant from a contract built all of its schemas
+ * (about 80 ms of the student home's first paint). In `src/shared` a top-level value is data (a
+ * schema, a table), never a call made for its effect: each declaration whose value calls a function
+ * becomes an IIFE marked pure, which the bundler drops when nothing reads it.
+ */
+function unusedSchemasDropped(): Plugin {
+  return {
+    name: "dash-unused-schemas-dropped",
+    apply: "build",
+    enforce: "post",
+    transform(code, id) {
+      if (!/[\\/]src[\\/]shared[\\/].*\.ts$/.test(id)) return null;
+      const program = this.parse(code) as unknown as { body: Node[] };
+      const schemas: Node[] = [];
+      for (const statement of program.body) {
+        const declaration =
+          statement.type === "ExportNamedDeclaration" ? (statement.declaration as Node | null) : statement;
+        if (declaration?.type !== "VariableDeclaration") continue;
+        for (const declarator of declaration.declarations as Node[]) {
+          const init = declarator.init as Node | null;
+          if (callsAFunction(init)) schemas.push(init as Node);
+        }
+      }
+      if (schemas.length === 0) return null;
+      let result = code;
+      for (const schema of schemas.reverse())
+        result = `${result.slice(0, schema.start)}/* @__PURE__ */ (() => (${result.slice(schema.start, schema.end)}))()${result.slice(schema.end)}`;
+      return { code: result, map: null };
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), precompress(), unusedSchemasDropped()],
   server: {
     // In development the API runs beside Vite; the browser still sees one origin.
     // The Host stays the page's own, so the API's same-origin check sees the page's Origin as its own.

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -57,5 +57,17 @@ describe("the web app's build", () => {
     } finally {
       process.env.NODE_ENV = before;
     }
+  });
+
+  it("builds only the shared schemas the browser reads", () => {
+    const assets = path.join(folder, "web", "assets");
+    const code = readdirSync(assets)
+      .filter((file) => file.endsWith(".js"))
+      .map((file) => readFileSync(path.join(assets, file), "utf8"))
+      .join("\n");
+    const namesMessage = (key: string) => new RegExp(`\\([\`"']${key}[\`"']\\)`).test(code);
+    // The school's rules form checks with the shared schema; the server alone reads a relationship.
+    expect(namesMessage("alphasNotNegative")).toBe(true);
+    expect(namesMessage("agentSourcedIdRequired")).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import IntlMessageFormat from "intl-messageformat";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import {
@@ -9,7 +10,7 @@ import {
   translationProblems,
 } from "../shared/catalogues";
 import { LANGUAGES } from "../shared/languages";
-import { englishOfSharedTables } from "./lib/i18n";
+import { englishOfSharedTables, isPlainMessage } from "./lib/i18n";
 
 /**
  * The catalogues are whole and the components take their words from them: every language has
@@ -72,6 +73,26 @@ describe("the catalogues", () => {
         }
       }
     expect(invalid).toEqual([]);
+  });
+
+  it("answer a message taken as plain text exactly as ICU would, in every language", () => {
+    expect(isPlainMessage("It''s done")).toBe(false);
+    expect(isPlainMessage("{count} days")).toBe(false);
+    expect(isPlainMessage("It's done")).toBe(true);
+    let plain = 0;
+    const different: string[] = [];
+    for (const language of LANGUAGES) {
+      const messages = language === "en" ? english : flattenNamespaces(catalogues.get(language) ?? []);
+      for (const [namespace, keys] of messages)
+        for (const [key, message] of keys) {
+          if (!isPlainMessage(message)) continue;
+          plain++;
+          const formatted = new IntlMessageFormat(message, language, undefined, { ignoreTag: true }).format();
+          if (formatted !== message) different.push(`${language} ${namespace}:${key}`);
+        }
+    }
+    expect(different).toEqual([]);
+    expect(plain).toBeGreaterThan(1000);
   });
 });
 
