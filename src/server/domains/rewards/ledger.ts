@@ -67,16 +67,51 @@ export function totalsMovedBy(entries: readonly NewEntry[]): AccountTotals {
  * locks the row it meets, so making and locking take one round trip.
  */
 export async function lockAccount(tx: Database, studentId: string): Promise<AccountTotals> {
-  const [row] = await queryRows<AccountTotals>(tx, accountLock(studentId));
+  const [row] = await queryRows<AccountTotals>(
+    tx,
+    sql`insert into reward_accounts (student_sourced_id) values (${studentId})
+      on conflict (student_sourced_id) do update set student_sourced_id = excluded.student_sourced_id
+      returning balance, held, savings`,
+  );
   if (!row) throw new Error(`The Alphas account of ${studentId} was neither made nor found`);
   return row;
 }
 
-/** The statement lockAccount runs, for a hot path that reads more beside it (as a `with` query). */
-export function accountLock(studentId: string): SQL {
-  return sql`insert into reward_accounts (student_sourced_id) values (${studentId})
-    on conflict (student_sourced_id) do update set student_sourced_id = excluded.student_sourced_id
-    returning balance, held, savings`;
+/** The columns of new entries, as the query given to `entriesWritten` answers them. */
+const ENTRY_COLUMNS = sql`account text, amount integer, kind text, reason text, reason_message jsonb,
+  idempotency_key text, redemption_id uuid, reverses_entry_id bigint, rule_key text, period text, created_at timestamptz`;
+
+/**
+ * The `with` queries that append entries for one student (`inserted`: id, account, amount, kind)
+ * and move the account's totals by what was written (`moved`), for a statement that writes more
+ * beside them. `entries` is a query answering the columns of ENTRY_COLUMNS. With `skipWritten`,
+ * entries whose key or rule period is already in the ledger are left out instead of failing.
+ */
+export function entriesWritten(input: {
+  studentId: string;
+  actorId: string | null;
+  entries: SQL;
+  at: Date;
+  skipWritten?: boolean;
+}): SQL {
+  const at = input.at.toISOString();
+  return sql`inserted as (
+      insert into reward_ledger (student_sourced_id, account, amount, kind, reason, reason_message,
+        actor_sourced_id, actor_key, idempotency_key, redemption_id, reverses_entry_id, rule_key, period, created_at)
+      select ${input.studentId}, e.account, e.amount, e.kind, e.reason, e.reason_message,
+        ${input.actorId}, ${actorKeyOf(input.actorId)}, e.idempotency_key, e.redemption_id,
+        e.reverses_entry_id, e.rule_key, e.period, coalesce(e.created_at, ${at}::timestamptz)
+      from (${input.entries}) as e
+      ${input.skipWritten ? sql`on conflict do nothing` : sql``}
+      returning id, account, amount, kind),
+    moved as (
+      update reward_accounts a set
+        balance = a.balance + coalesce((select sum(i.amount) from inserted i
+          where i.account = 'spending' and i.kind not in ('hold', 'release')), 0),
+        held = a.held - coalesce((select sum(i.amount) from inserted i where i.kind in ('hold', 'release')), 0),
+        savings = a.savings + coalesce((select sum(i.amount) from inserted i where i.account = 'savings'), 0),
+        updated_at = ${at}::timestamptz
+      where a.student_sourced_id = ${input.studentId} and exists (select 1 from inserted))`;
 }
 
 /**
@@ -95,7 +130,6 @@ export async function postEntries(
   },
 ): Promise<number[]> {
   if (input.entries.length === 0) return [];
-  const at = input.at.toISOString();
   const rows = input.entries.map((entry) => ({
     account: entry.account,
     amount: entry.amount,
@@ -109,28 +143,13 @@ export async function postEntries(
     period: entry.period ?? null,
     created_at: entry.createdAt?.toISOString() ?? null,
   }));
+  const written = entriesWritten({
+    ...input,
+    entries: sql`select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as e(${ENTRY_COLUMNS})`,
+  });
   const inserted = await queryRows<{ id: number }>(
     tx,
-    sql`with inserted as (
-          insert into reward_ledger (student_sourced_id, account, amount, kind, reason, reason_message,
-            actor_sourced_id, actor_key, idempotency_key, redemption_id, reverses_entry_id, rule_key, period, created_at)
-          select ${input.studentId}, e.account, e.amount, e.kind, e.reason, e.reason_message,
-            ${input.actorId}, ${actorKeyOf(input.actorId)}, e.idempotency_key, e.redemption_id,
-            e.reverses_entry_id, e.rule_key, e.period, coalesce(e.created_at, ${at}::timestamptz)
-          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as e(account text, amount integer,
-            kind text, reason text, reason_message jsonb, idempotency_key text, redemption_id uuid,
-            reverses_entry_id bigint, rule_key text, period text, created_at timestamptz)
-          ${input.skipWritten ? sql`on conflict do nothing` : sql``}
-          returning id, account, amount, kind),
-        moved as (
-          update reward_accounts a set
-            balance = a.balance + coalesce((select sum(i.amount) from inserted i
-              where i.account = 'spending' and i.kind not in ('hold', 'release')), 0),
-            held = a.held - coalesce((select sum(i.amount) from inserted i where i.kind in ('hold', 'release')), 0),
-            savings = a.savings + coalesce((select sum(i.amount) from inserted i where i.account = 'savings'), 0),
-            updated_at = ${at}::timestamptz
-          where a.student_sourced_id = ${input.studentId})
-        select id from inserted order by id`,
+    sql`with ${written} select id from inserted order by id`,
   );
   return inserted.map((row) => Number(row.id));
 }

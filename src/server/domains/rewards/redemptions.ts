@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { type SQL, sql } from "drizzle-orm";
 import type {
   Redemption,
@@ -12,7 +13,7 @@ import { message } from "../../lib/i18n";
 import { studentIdsInReach } from "../rostering/scope";
 import { isFamily, isStaff } from "./grants";
 import { itemImagePath, itemsForStudents } from "./items";
-import { accountLock, assertAffordable, lockAccount, type NewEntry, nameOf, postEntries } from "./ledger";
+import { assertAffordable, entriesWritten, lockAccount, type NewEntry, nameOf, postEntries } from "./ledger";
 import { rewardSettingsOf, STORED_REWARD_SETTINGS, settingsFrom } from "./settings";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -105,8 +106,8 @@ export async function requestRedemption(
   return placeRedemption(db, actor.user.sourcedId, input, now);
 }
 
-interface ItemAsked {
-  /** The student's account, once locked. */
+interface Asked {
+  /** The student's account, once locked (zero without one). */
   balance: number;
   held: number;
   /** A request this student already made under the key. */
@@ -122,13 +123,19 @@ interface ItemAsked {
   student_name: string | null;
   has_family: boolean;
   settings: unknown;
+  /** Whether the request was written. */
+  placed: boolean;
 }
 
 /**
- * A student's request, once they are known to be the one asking (see requestRedemption). Under
- * the account's lock a student's requests go one at a time, so the balance cannot race, and an
- * item with stock sets its unit aside in one conditional update; the unique key settles replays.
- * An item without stock is only held shared: requests for it from many students run side by side.
+ * A student's request, once they are known to be the one asking (see requestRedemption), in one
+ * statement: it locks the account, reads the item, the key's earlier request and the school's
+ * rules, and only when the student may have the item and afford it, sets a unit aside (an item
+ * with stock, in an update that refuses the last unit twice) or holds the item shared (without
+ * stock, so stock given to it meanwhile counts this request), writes the request and holds its
+ * price in the ledger. Under the account's lock a student's requests go one at a time, so the
+ * balance cannot race; the unique key settles replays. One statement is one round trip: the
+ * embedded database, which runs one transaction at a time, is held for no longer than it works.
  */
 export async function placeRedemption(
   db: Database,
@@ -137,87 +144,81 @@ export async function placeRedemption(
   now: Date,
 ): Promise<{ redemption: Redemption; isReplay: boolean }> {
   const replayOf = async (id: string) => ({ redemption: await getRedemption(db, id), isReplay: true });
+  const createdAt = now.toISOString();
   try {
-    const placed = await db.transaction(async (transaction): Promise<Redemption | string> => {
-      const tx = transaction as unknown as Database;
-      // One round trip: the account locked (its totals as they are once locked), the item, the
-      // key's earlier request and the school's rules. A same-key request committed while this one
-      // waited for the lock is not seen here; the unique key then refuses this one's insert.
-      const [item] = await queryRows<ItemAsked>(
-        tx,
-        sql`with account as (${accountLock(studentId)})
-            select account.balance, account.held,
-              (select r.id from reward_redemptions r
-                where r.student_sourced_id = ${studentId} and r.idempotency_key = ${input.idempotencyKey}) as earlier_id,
-              i.id, i.name, i.price, i.stock, i.reserved, i.image_key, i.image_url,
-              ${nameOf(sql`${studentId}::text`)} as student_name,
-              exists (select 1 from user_agents a where a.user_sourced_id = ${studentId}) as has_family,
-              ${STORED_REWARD_SETTINGS} as settings
-            from account left join reward_items i on ${uuidEquals(sql`i.id`, input.itemId)}
-              and i.is_active and ${itemsForStudents(sql`select ${studentId}::text`)}`,
-      );
-      if (!item) throw new Error(`The Alphas account of ${studentId} was neither made nor found`);
-      if (item.earlier_id) return item.earlier_id;
-      if (!item.id) throw new AppError("validation_failed", message("rewards:items.unknown"));
-      const outOfStock = () =>
-        new AppError("out_of_stock", message("rewards:redemptions.outOfStock", { item: item.name }));
-      if (item.stock !== null && item.stock - item.reserved <= 0) throw outOfStock();
-      assertAffordable(item.balance - item.held, item.price);
-      // An item without stock is held shared, so stock given to it meanwhile counts this request;
-      // an item with stock sets a unit aside in one update that refuses the last unit twice.
-      const [unlimited] =
-        item.stock === null
-          ? await queryRows<{ id: string }>(
-              tx,
-              sql`select id from reward_items where id = ${item.id}::uuid and stock is null for share`,
-            )
-          : [];
-      if (!unlimited) {
-        const [reserved] = await queryRows<{ id: string }>(
-          tx,
-          sql`update reward_items set reserved = reserved + 1
-              where id = ${item.id}::uuid and stock - reserved > 0 returning id`,
-        );
-        if (!reserved) throw outOfStock();
-      }
-      const createdAt = now.toISOString();
-      const approverKind = item.has_family ? "family" : "staff";
-      const [created] = await queryRows<{ id: string }>(
-        tx,
-        sql`insert into reward_redemptions (student_sourced_id, item_id, item_name, price, approver_kind,
-              idempotency_key, created_at, updated_at)
-            values (${studentId}, ${item.id}::uuid, ${item.name}, ${item.price}, ${approverKind},
-              ${input.idempotencyKey}, ${createdAt}::timestamptz, ${createdAt}::timestamptz)
-            returning id`,
-      );
-      const redemptionId = String(created?.id);
-      await postEntries(tx, {
+    // A race lost between the statement's snapshot and its locks (the item's stock set or taken
+    // meanwhile) is asked once more, on a fresh snapshot.
+    for (let attempt = 1; ; attempt++) {
+      const redemptionId = randomUUID();
+      const hold = entriesWritten({
         studentId,
         actorId: studentId,
         at: now,
-        entries: [
-          {
-            account: "spending",
-            amount: -item.price,
-            kind: "hold",
-            reasonMessage: message("rewards:reasons.hold", { item: item.name }),
-            redemptionId,
-            idempotencyKey: `redemption:${redemptionId}:hold`,
-          },
-        ],
+        entries: sql`select 'spending'::text as account, -ready.price as amount, 'hold'::text as kind,
+            null::text as reason,
+            jsonb_build_object('key', 'rewards:reasons.hold', 'values', jsonb_build_object('item', ready.name)) as reason_message,
+            ${`redemption:${redemptionId}:hold`}::text as idempotency_key, ${redemptionId}::uuid as redemption_id,
+            null::bigint as reverses_entry_id, null::text as rule_key, null::text as period, null::timestamptz as created_at
+          from ready where exists (select 1 from created)`,
       });
-      return toRedemption(
+      const [asked] = await queryRows<Asked>(
+        db,
+        sql`with account as (
+              select balance, held from reward_accounts where student_sourced_id = ${studentId} for no key update),
+            asked as (
+              select coalesce(account.balance, 0) as balance, coalesce(account.held, 0) as held,
+                (select r.id from reward_redemptions r
+                  where r.student_sourced_id = ${studentId} and r.idempotency_key = ${input.idempotencyKey}) as earlier_id,
+                i.id, i.name, i.price, i.stock, i.reserved, i.image_key, i.image_url,
+                ${nameOf(sql`${studentId}::text`)} as student_name,
+                exists (select 1 from user_agents a where a.user_sourced_id = ${studentId}) as has_family,
+                ${STORED_REWARD_SETTINGS} as settings
+              from (select 1) as one left join account on true
+                left join reward_items i on ${uuidEquals(sql`i.id`, input.itemId)}
+                  and i.is_active and ${itemsForStudents(sql`select ${studentId}::text`)}),
+            ready as (
+              select * from asked where earlier_id is null and id is not null and balance - held >= price),
+            reserved as (
+              update reward_items i set reserved = i.reserved + 1 from ready
+              where i.id = ready.id and i.stock is not null and i.stock - i.reserved > 0 returning i.id),
+            shared as (
+              select i.id from reward_items i join ready on i.id = ready.id where i.stock is null for share of i),
+            created as (
+              insert into reward_redemptions (id, student_sourced_id, item_id, item_name, price, approver_kind,
+                idempotency_key, created_at, updated_at)
+              select ${redemptionId}::uuid, ${studentId}, ready.id, ready.name, ready.price,
+                case when ready.has_family then 'family' else 'staff' end,
+                ${input.idempotencyKey}, ${createdAt}::timestamptz, ${createdAt}::timestamptz
+              from ready where exists (select 1 from reserved) or exists (select 1 from shared)
+              returning id),
+            ${hold}
+            select asked.*, exists (select 1 from created) as placed from asked`,
+      );
+      if (!asked) throw new Error(`The request of ${studentId} answered nothing`);
+      if (asked.earlier_id) return replayOf(asked.earlier_id);
+      if (!asked.id) throw new AppError("validation_failed", message("rewards:items.unknown"));
+      const outOfStock = new AppError(
+        "out_of_stock",
+        message("rewards:redemptions.outOfStock", { item: asked.name }),
+      );
+      if (asked.stock !== null && asked.stock - asked.reserved <= 0) throw outOfStock;
+      assertAffordable(asked.balance - asked.held, asked.price);
+      if (!asked.placed) {
+        if (attempt === 1) continue;
+        throw outOfStock;
+      }
+      const redemption = toRedemption(
         {
           id: redemptionId,
           student_id: studentId,
-          student_name: item.student_name,
-          item_id: item.id,
-          item_name: item.name,
-          image_key: item.image_key,
-          image_url: item.image_url,
-          price: item.price,
+          student_name: asked.student_name,
+          item_id: asked.id,
+          item_name: asked.name,
+          image_key: asked.image_key,
+          image_url: asked.image_url,
+          price: asked.price,
           status: "pending",
-          approver_kind: approverKind,
+          approver_kind: asked.has_family ? "family" : "staff",
           decided_by: null,
           decided_by_name: null,
           decided_at: null,
@@ -227,10 +228,10 @@ export async function placeRedemption(
           fulfilled_at: null,
           created_at: createdAt,
         },
-        settingsFrom(item.settings).requestExpiryDays,
+        settingsFrom(asked.settings).requestExpiryDays,
       );
-    });
-    return typeof placed === "string" ? replayOf(placed) : { redemption: placed, isReplay: false };
+      return { redemption, isReplay: false };
+    }
   } catch (error) {
     // The unique key is the last word: a request that got past the lock twice answers the first.
     if (isUniqueViolation(error)) {

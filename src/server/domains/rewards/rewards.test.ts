@@ -308,6 +308,39 @@ describe("items", () => {
     expect(await ids("guide", "?includeInactive=true")).not.toContain(custom.body.id);
   });
 
+  it("count every request once when an item without stock is given stock while students ask", async () => {
+    await award(100);
+    const item = await createItem({ price: 1 });
+    const [answers, patched] = await Promise.all([
+      Promise.all(
+        Array.from({ length: 20 }, () =>
+          call("student", "/redemptions", { json: { itemId: item.id, idempotencyKey: key() } }),
+        ),
+      ),
+      call("admin", `/items/${item.id}`, { method: "PATCH", json: { stock: 10 } }),
+    ]);
+    const accepted = answers.filter((answer) => answer.status === 201);
+    expect(answers.every((answer) => answer.status === 201 || answer.body.code === "out_of_stock")).toBe(
+      true,
+    );
+    const listed = (await call("admin", "/items")).body.data.find(
+      (entry: { id: string }) => entry.id === item.id,
+    );
+    if (patched.status === 200) {
+      // Given stock, the item set aside a unit for each request open then and each one after.
+      expect(accepted.length).toBeLessThanOrEqual(10);
+      expect(listed.remaining).toBe(10 - accepted.length);
+    } else {
+      // Refused: more requests were open than the stock asked for, and all of them stand.
+      expect(patched.status).toBe(409);
+      expect(accepted).toHaveLength(20);
+      expect(listed.remaining).toBeNull();
+    }
+    expect((await call("admin", `/students/${AVA}/reconciliation`)).body.isBalanced).toBe(true);
+    for (const answer of accepted)
+      await call("student", `/redemptions/${answer.body.id}/cancel`, { method: "POST" });
+  });
+
   it("refuse bad prices and stock, and keep stock above what requests set aside", async () => {
     for (const price of [0, -5, 2.5, "ten"]) {
       const refused = await call("admin", "/items", { json: { name: "Bad", price, category: "X" } });
