@@ -1,5 +1,6 @@
 import type { DatabaseHandle } from "./db/client";
 import type { AuthService } from "./domains/auth/service";
+import { defineLeaderboardJobs } from "./domains/leaderboards/jobs";
 import { runDailyRetention } from "./domains/privacy/retention";
 import { defineRewardJobs } from "./domains/rewards/jobs";
 import { message } from "./lib/i18n";
@@ -68,6 +69,7 @@ export function createServerJobRunner({
   runner.schedule("jobs.prune", { dailyAt: "03:00", timeZone: "UTC" });
 
   defineRewardJobs(runner, db, now, logger);
+  defineLeaderboardJobs(runner, db, now, logger);
 
   // The quiet hour of the night: the embedded database's maintenance and backup run then.
   const quietHour = String(nightlyBackup?.hour ?? DEFAULT_QUIET_HOUR).padStart(2, "0");

@@ -1,5 +1,11 @@
 /** Days in a person's own timezone: the same instant can be a different date for different students. */
 
+/**
+ * The school's own calendar, where no person's timezone applies: its weeks (Guides' budgets,
+ * leagues), months and default date ranges.
+ */
+export const SCHOOL_TIME_ZONE = "America/New_York";
+
 /** The formats kept per timezone: a date as `yyyy-MM-dd`, and the wall clock to the second. */
 const STYLES = {
   date: { locale: "en-CA", options: { year: "numeric", month: "2-digit", day: "2-digit" } },

@@ -7,7 +7,7 @@ import {
   type MetricsView,
 } from "../../../shared/contracts/activity";
 import type { Language } from "../../../shared/languages";
-import { addDays, datesAfter, daysBetween, localDateOf } from "../../../shared/time-zone";
+import { addDays, datesAfter, daysBetween, localDateOf, SCHOOL_TIME_ZONE } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
@@ -15,8 +15,6 @@ import { message, translate } from "../../lib/i18n";
 import { classIdsInGuideReach, studentIdsInReach } from "../rostering/scope";
 import { dailyGoalsFrom, schoolDailyGoals, storedDailyGoals } from "./goals";
 
-/** The school's days: the default range ends today there. */
-const SCHOOL_TIME_ZONE = "America/New_York";
 const DEFAULT_DAYS = 30;
 
 export const studentForbidden = () => new AppError("forbidden", message("activity:students.forbidden"));

@@ -214,6 +214,24 @@ const CSV_FILES: readonly CsvFile[] = [
       where student_sourced_id = ${studentId} order by subject`,
   },
   {
+    name: "leagues.csv",
+    description:
+      "The student's weekly leagues: the week (from Sunday), the tier and the league's number in it.",
+    columns: ["weekStart", "tier", "league"],
+    query: (studentId) => sql`select ${day("week_start")} as "weekStart", tier, league from league_placements
+      where student_sourced_id = ${studentId} order by week_start`,
+  },
+  {
+    name: "leaderboard-hiding.csv",
+    description: "Who hid the student from leaderboards (their family or staff), and when.",
+    columns: ["hiddenBy", "by", "at"],
+    query: (
+      studentId,
+    ) => sql`select o.hidden_by as "hiddenBy", ${nameOf("s")} as by, ${iso("o.created_at")} as at
+      from leaderboard_opt_outs o left join users s on s.sourced_id = o.actor_sourced_id
+      where o.student_sourced_id = ${studentId} order by o.created_at, o.hidden_by`,
+  },
+  {
     name: "sessions.csv",
     description:
       "The student's current sign-ins: when, from which address and browser. Session keys are never exported.",

@@ -10,7 +10,7 @@ import type {
   RewardSettings,
   TransferRequest,
 } from "../../../shared/contracts/rewards";
-import { localDateOf, weekStartOf } from "../../../shared/time-zone";
+import { localDateOf, SCHOOL_TIME_ZONE, weekStartOf } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
@@ -20,9 +20,6 @@ import { assertAffordable, moveAlphas, type NewEntry } from "./ledger";
 import { rewardSettingsOf } from "./settings";
 
 type Grant = z.output<typeof grantSchema>;
-
-/** Weeks (for budgets) and months (for the monitor) follow the school's own calendar. */
-export const SCHOOL_TIME_ZONE = "America/New_York";
 
 /** The caller acts as a child's family, or as school staff. */
 export const isFamily = (actor: Actor) => actor.activeRole === "parent" || actor.activeRole === "guardian";

@@ -1,13 +1,12 @@
 import { sql } from "drizzle-orm";
 import type { RewardsMonitor, StudentBalance } from "../../../shared/contracts/rewards";
-import { localDateOf } from "../../../shared/time-zone";
+import { localDateOf, SCHOOL_TIME_ZONE } from "../../../shared/time-zone";
 import { type Database, queryJsonRows, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { containsPattern } from "../rostering/filter";
 import { studentIdsInReach } from "../rostering/scope";
-import { SCHOOL_TIME_ZONE } from "./grants";
 import { ITEM_COLUMNS, type ItemRow, toItem } from "./items";
 import { listRedemptions } from "./redemptions";
 

@@ -10,7 +10,7 @@ import {
 } from "../../../shared/contracts/activity";
 import type { searchSchemas } from "../../../shared/routes";
 import { isIsoDate } from "../../../shared/search";
-import { addDays, localDateOf } from "../../../shared/time-zone";
+import { addDays, localDateOf, SCHOOL_TIME_ZONE } from "../../../shared/time-zone";
 import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass, TextField } from "../../components/ui/form";
 import { shownLocale } from "../../lib/format";
@@ -27,8 +27,6 @@ type MetricsSearch = z.output<typeof searchSchemas.learningMetrics>;
 
 /** The periods; each one's tab reads `views.<id>` in the catalogue. */
 const VIEWS: MetricsView[] = ["daily", "weekly", "monthly"];
-/** The school's days, as the server counts its default range. */
-const SCHOOL_TIME_ZONE = "America/New_York";
 const ALL = "__all";
 const SOME = "__some";
 const CLASS = "__class";
