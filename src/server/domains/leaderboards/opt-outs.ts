@@ -5,22 +5,14 @@ import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { canSeeStudent } from "../rostering/scope";
+import { viewerOf } from "./standings";
 
 /** Which side the caller hides a student for: a parent or guardian for their child, staff for their students. */
 function sideOf(actor: Actor): "family" | "staff" {
-  switch (actor.activeRole) {
-    case "parent":
-    case "guardian":
-      return "family";
-    case "teacher":
-    case "administrator":
-      return "staff";
-    default:
-      throw new AppError(
-        "forbidden",
-        message("common:roleForbids", { action: message("leaderboards:actions.hide") }),
-      );
-  }
+  const action = message("leaderboards:actions.hide");
+  const viewer = viewerOf(actor, action);
+  if (viewer === "student") throw new AppError("forbidden", message("common:roleForbids", { action }));
+  return viewer;
 }
 
 async function assertMayHide(db: Database, actor: Actor, studentId: string) {

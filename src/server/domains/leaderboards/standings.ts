@@ -13,7 +13,7 @@ import { localDateOf, SCHOOL_TIME_ZONE, weekStartOf } from "../../../shared/time
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
-import { message } from "../../lib/i18n";
+import { type Message, message } from "../../lib/i18n";
 import { homeSummariesOf } from "../activity/home-summaries";
 import {
   boundedClassIds,
@@ -33,7 +33,7 @@ import {
  * family and staff, and the ranks close up around them.
  */
 
-type Viewer = "staff" | "student" | "family";
+export type Viewer = "staff" | "student" | "family";
 
 /** The student whose standing the reader asks about: themself, or their child. */
 interface Context {
@@ -46,7 +46,8 @@ interface Context {
   league: { weekStart: string; tier: LeagueTier; league: number } | null;
 }
 
-function viewerOf(actor: Actor): Viewer {
+/** How the caller reads leaderboards in their active role; refused, naming `action`, for a role that does not. */
+export function viewerOf(actor: Actor, action: Message = message("leaderboards:actions.see")): Viewer {
   switch (actor.activeRole) {
     case "student":
       return "student";
@@ -57,10 +58,7 @@ function viewerOf(actor: Actor): Viewer {
     case "administrator":
       return "staff";
     default:
-      throw new AppError(
-        "forbidden",
-        message("common:roleForbids", { action: message("leaderboards:actions.see") }),
-      );
+      throw new AppError("forbidden", message("common:roleForbids", { action }));
   }
 }
 
