@@ -84,10 +84,9 @@ function studentIdsUnder(roots: SQL): SQL {
     select r.user_sourced_id from user_roles r where r.org_sourced_id in (select id from below) and lower(r.role) = 'student'`;
 }
 
+/** Students with their role at the school (OneRoster's record of who is a student where). */
 function studentIdsOfSchool(schoolId: string): SQL {
-  return sql`select r.user_sourced_id from user_roles r where r.org_sourced_id = ${schoolId} and lower(r.role) = 'student'
-    union select u.sourced_id from users u where u.primary_org_sourced_id = ${schoolId}
-      and exists (select 1 from user_roles s where s.user_sourced_id = u.sourced_id and lower(s.role) = 'student')`;
+  return sql`select r.user_sourced_id from user_roles r where r.org_sourced_id = ${schoolId} and lower(r.role) = 'student'`;
 }
 
 /**
@@ -290,15 +289,15 @@ export async function leaderboard(
     db,
     sql`with allowed as (select ${scoped.allowed} as allowed),
       members as (select m.id from (${members}) m where (select allowed from allowed)),
-      shown as (
+      shown as materialized (
         select u.sourced_id, u.given_name, u.family_name, u.preferred_first_name, u.grades[1] as grade,
           ${seenInFull(actor, context)} as in_full
-        from users u
-        where u.sourced_id in (select id from members) and u.status = 'active'
-          ${query.g ? sql`and ${query.g} = any(u.grades)` : sql``}),
+        from (select distinct id from members) m join users u on u.sourced_id = m.id
+        where u.status = 'active' ${query.g ? sql`and ${query.g} = any(u.grades)` : sql``}),
+      -- The hidden, read once: checked row by row, the embedded database took 60 ms for a school.
       visible as (
         select * from shown u
-        where u.in_full or not exists (select 1 from leaderboard_opt_outs o where o.student_sourced_id = u.sourced_id)),
+        where u.in_full or u.sourced_id not in (select o.student_sourced_id from leaderboard_opt_outs o)),
       totals as (${totals}),
       ranked as (
         select v.sourced_id as student_id,
