@@ -12,8 +12,8 @@ import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { type Database, openDatabase, queryRows } from "../src/server/db/client";
 import { setMeta } from "../src/server/db/meta";
-import { FALLBACK_DAILY_GOALS } from "../src/server/domains/activity/goals";
 import { hashPassword } from "../src/server/domains/auth/password";
+import { FALLBACK_DAILY_GOALS } from "../src/server/domains/goals/daily-goals";
 import { readEnv } from "../src/server/env";
 import { hashSecret } from "../src/server/lib/secrets";
 

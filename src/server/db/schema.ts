@@ -1,6 +1,7 @@
 // Every table of every domain, for Drizzle's migrations and typed queries.
 export * from "../domains/activity/schema";
 export * from "../domains/auth/schema";
+export * from "../domains/goals/schema";
 export * from "../domains/leaderboards/schema";
 export * from "../domains/oauth/schema";
 export * from "../domains/privacy/schema";

@@ -5,8 +5,8 @@ import { computeXp } from "../../shared/xp-rules";
 import { type Database, queryRows } from "../db/client";
 import { setMeta } from "../db/meta";
 import { type IngestItem, ingestActivity } from "../domains/activity/ingest";
-import { schoolHolidays, studentDailyGoals } from "../domains/activity/schema";
 import { awardManualXpAs } from "../domains/activity/xp";
+import { schoolHolidays, studentDailyGoals } from "../domains/goals/schema";
 import { DEMO_APPS, demoId } from "./demo-accounts";
 import { demoSchoolYearDates, schoolYearOf, seededRandom } from "./demo-school";
 

@@ -12,8 +12,8 @@ import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { message, translate } from "../../lib/i18n";
+import { dailyGoalsFrom, schoolDailyGoals, storedDailyGoals } from "../goals/daily-goals";
 import { classIdsInGuideReach, studentIdsInReach } from "../rostering/scope";
-import { dailyGoalsFrom, schoolDailyGoals, storedDailyGoals } from "./goals";
 
 const DEFAULT_DAYS = 30;
 

@@ -195,28 +195,6 @@ export const heldActivityEvents = pgTable(
   ],
 );
 
-/** A student's own daily XP goal for a subject, overriding the school default. */
-export const studentDailyGoals = pgTable(
-  "student_daily_goals",
-  {
-    studentSourcedId: text("student_sourced_id").notNull(),
-    subject: text("subject").notNull(),
-    dailyXp: integer("daily_xp").notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.studentSourcedId, table.subject] })],
-);
-
-/** Days without school (holidays, breaks) of an organisation and everything under it. */
-export const schoolHolidays = pgTable(
-  "school_holidays",
-  {
-    orgSourcedId: text("org_sourced_id").notNull(),
-    date: date("date").notNull(),
-    name: text("name").notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.orgSourcedId, table.date] })],
-);
-
 /**
  * Each student's home summary (today per subject against the goals, the week, the streak, the last
  * activity) as of `local_date`, the student's day in `timezone`. Every change to the student's

@@ -2,7 +2,7 @@ import { type LearningSettings, xpRulesSchema } from "../../../shared/contracts/
 import { DEFAULT_XP_RULES, type XpRules } from "../../../shared/xp-rules";
 import type { Database } from "../../db/client";
 import { getMeta, setMeta } from "../../db/meta";
-import { schoolDailyGoals } from "./goals";
+import { schoolDailyGoals } from "../goals/daily-goals";
 import { forgetHomeSummaries } from "./home-summaries";
 
 /** The XP rules in force: the school's own when an administrator set them, else the defaults. */

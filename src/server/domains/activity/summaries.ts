@@ -10,7 +10,7 @@ import {
   ownGoalsOf,
   storedDailyGoals,
   streakOf,
-} from "./goals";
+} from "../goals/daily-goals";
 
 /** The first look back: this week, and a streak of up to two school weeks. */
 const RECENT_DAYS = 14;

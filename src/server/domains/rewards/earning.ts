@@ -12,7 +12,7 @@ import { addDays, weekStartOf } from "../../../shared/time-zone";
 import { type Database, queryJsonRows, queryRows } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { type Message, message, translate } from "../../lib/i18n";
-import { dailyGoalsFrom, goalsWith, ownGoalsOf, storedDailyGoals } from "../activity/goals";
+import { dailyGoalsFrom, goalsWith, ownGoalsOf, storedDailyGoals } from "../goals/daily-goals";
 import { lockAccount, nameOf, postEntries } from "./ledger";
 import { rewardSettingsOf } from "./settings";
 

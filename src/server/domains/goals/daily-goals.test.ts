@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { completedSubjects, streakOf } from "./goals";
+import { completedSubjects, streakOf } from "./daily-goals";
 
 const goals = { Math: 30, Reading: 20 };
 const met = { Math: 30, Reading: 25 };
