@@ -16,8 +16,8 @@ export const LEAGUE_SIZE = 30;
 /** At the end of a week, the top of each league moves up a tier and the bottom down. */
 export const LEAGUE_PROMOTED = 7;
 export const LEAGUE_DEMOTED = 5;
-/** The longest custom period, in days. */
-export const MAX_LEADERBOARD_DAYS = 400;
+/** The last page anyone could need: 2.5 million students. */
+export const MAX_LEADERBOARD_PAGE = 100_000;
 
 const filterId = z.string().trim().min(1).max(200);
 
@@ -34,9 +34,10 @@ export const leaderboardQuerySchema = z
     subj: filterId.optional(),
     g: filterId.optional(),
     p: z.coerce
-      .number({ message: invalid("pageAtLeastOne") })
-      .int(invalid("pageAtLeastOne"))
-      .min(1, invalid("pageAtLeastOne"))
+      .number({ message: invalid("pageWholeNumber") })
+      .int(invalid("pageWholeNumber"))
+      .min(1, invalid("pageWholeNumber"))
+      .max(MAX_LEADERBOARD_PAGE, invalid("pageWholeNumber"))
       .default(1),
     child: filterId.optional(),
     startDate: calendarDate().optional(),

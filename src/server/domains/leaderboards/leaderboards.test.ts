@@ -167,6 +167,7 @@ describe("a leaderboard", () => {
       ["tf=year", "tf"],
       ["p=0", "p"],
       ["p=two", "p"],
+      ["p=999999999999", "p"],
       ["tf=custom", "startDate"],
       ["tf=custom&startDate=2026-02-30&endDate=2026-03-01", "startDate"],
       ["tf=custom&startDate=2026-03-02&endDate=2026-03-01", "endDate"],
