@@ -142,7 +142,7 @@ async function contextOf(db: Database, actor: Actor, query: LeaderboardQuery, no
   return {
     viewer,
     subjectId: row?.subject_id ?? null,
-    timezone: row?.timezone ?? "America/New_York",
+    timezone: row?.timezone ?? SCHOOL_TIME_ZONE,
     classId: row?.class_id ?? null,
     schoolId: row?.school_id ?? null,
     league: row?.league ?? null,
@@ -170,7 +170,8 @@ function membersOf(
       return { members: sql`select m.user_sourced_id as id from (${studentIdsOfClass(classId)}) m`, allowed };
     }
     case "school": {
-      const schoolId = query.school ?? (isAdmin ? undefined : context.schoolId);
+      if (isAdmin && !query.school) throw new AppError("bad_request", message("leaderboards:chooseSchool"));
+      const schoolId = query.school ?? context.schoolId;
       if (!schoolId) throw new AppError("not_found", message("leaderboards:noSchool"));
       const person = subject ?? actor.user.sourcedId;
       const allowed = isAdmin
