@@ -87,6 +87,11 @@ export function weekStartOf(isoDate: string): string {
   return addDays(isoDate, -new Date(utcMillis(isoDate)).getUTCDay());
 }
 
+/** The first day of the month of a `yyyy-MM-dd` date. */
+export function monthStartOf(isoDate: string): string {
+  return `${isoDate.slice(0, 7)}-01`;
+}
+
 /** A `yyyy-MM-dd` date moved by a number of days (calendar days: no DST edge applies). */
 export function addDays(isoDate: string, days: number): string {
   return isoDateOf(utcMillis(isoDate, days));

@@ -9,7 +9,7 @@ import {
   type LeaderboardScope,
   type LeagueTier,
 } from "../../../shared/contracts/leaderboards";
-import { localDateOf, SCHOOL_TIME_ZONE, weekStartOf } from "../../../shared/time-zone";
+import { localDateOf, monthStartOf, SCHOOL_TIME_ZONE, weekStartOf } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
@@ -19,6 +19,7 @@ import {
   boundedClassIds,
   classIdsInGuideReach,
   classIdsOf,
+  schoolIdsOf,
   studentIdsInReach,
   studentIdsOfClass,
   studentIdsOfGuide,
@@ -60,12 +61,6 @@ export function viewerOf(actor: Actor, action: Message = message("leaderboards:a
     default:
       throw new AppError("forbidden", message("common:roleForbids", { action }));
   }
-}
-
-/** Schools a person belongs to: their roles' organisations and their primary one. */
-function schoolIdsOf(userId: SQL): SQL {
-  return sql`select r.org_sourced_id from user_roles r where r.user_sourced_id = ${userId}
-    union select u.primary_org_sourced_id from users u where u.sourced_id = ${userId} and u.primary_org_sourced_id is not null`;
 }
 
 /** The top of each organisation's tree (its district, or itself when it has no parent). */
@@ -177,9 +172,9 @@ function membersOf(
       const allowed = isAdmin
         ? sql`true`
         : context.viewer === "staff"
-          ? sql`(${schoolId} in (${schoolIdsOf(sql`${person}::text`)})
+          ? sql`(${schoolId} in (${schoolIdsOf(sql`select ${person}::text`)})
               or ${schoolId} in (select c.school_sourced_id from classes c where c.sourced_id in (${classIdsInGuideReach(actor)})))`
-          : sql`${schoolId} in (${schoolIdsOf(sql`${person}::text`)})`;
+          : sql`${schoolId} in (${schoolIdsOf(sql`select ${person}::text`)})`;
       return {
         members: sql`select m.user_sourced_id as id from (${studentIdsOfSchool(schoolId)}) m`,
         allowed,
@@ -187,16 +182,11 @@ function membersOf(
     }
     case "global": {
       const allowed = sql`true`;
-      if (isAdmin)
-        return {
-          members: sql`select r.user_sourced_id as id from user_roles r where lower(r.role) = 'student'`,
-          allowed,
-        };
       const person = subject ?? actor.user.sourcedId;
-      return {
-        members: sql`select m.user_sourced_id as id from (${studentIdsUnder(rootsOf(schoolIdsOf(sql`${person}::text`)))}) m`,
-        allowed,
-      };
+      const students = isAdmin
+        ? studentIdsInReach(actor)
+        : studentIdsUnder(rootsOf(schoolIdsOf(sql`select ${person}::text`)));
+      return { members: sql`select m.user_sourced_id as id from (${students}) m`, allowed };
     }
     case "league": {
       if (context.viewer === "staff") throw new AppError("forbidden", message("leaderboards:notYourScope"));
@@ -227,7 +217,7 @@ function periodOf(query: LeaderboardQuery, timezone: string, now: Date) {
     case "week":
       return { startDate: weekStartOf(today), endDate: today };
     case "month":
-      return { startDate: `${today.slice(0, 8)}01`, endDate: today };
+      return { startDate: monthStartOf(today), endDate: today };
     case "custom":
       return { startDate: query.startDate as string, endDate: query.endDate as string };
     case "all":
@@ -322,7 +312,7 @@ export async function leaderboard(
     value: row.value,
     isMe: row.student_id === context.subjectId,
   });
-  const rows = result?.rows ?? [];
+  const { rows } = result;
   const mine = rows.find((row) => row.student_id === context.subjectId);
   return {
     scope,
@@ -333,7 +323,7 @@ export async function leaderboard(
       .map(rowOf),
     page: query.p,
     pageSize: LEADERBOARD_PAGE_SIZE,
-    total: result?.total ?? 0,
+    total: result.total,
     league:
       scope === "league" && context.league
         ? {

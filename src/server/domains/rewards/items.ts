@@ -11,7 +11,7 @@ import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import type { FileStorage } from "../../platform/storage";
-import { childIdsOfAgent } from "../rostering/scope";
+import { childIdsOfAgent, schoolIdsOf } from "../rostering/scope";
 import { assertSeesStudent, isFamily } from "./grants";
 
 type CreateItem = z.output<typeof createItemSchema>;
@@ -71,16 +71,10 @@ export function toItem(row: ItemRow): RewardItem {
   };
 }
 
-/** The schools a student belongs to: their roles' organisations and their primary one. */
-function schoolIdsOfStudents(students: SQL): SQL {
-  return sql`select r.org_sourced_id from user_roles r where r.user_sourced_id in (${students})
-    union select u.primary_org_sourced_id from users u where u.sourced_id in (${students})`;
-}
-
 /** Items some students may buy: the district's, their schools', and rewards made for one of them. */
 export function itemsForStudents(students: SQL): SQL {
   return sql`(i.audience_kind = 'district'
-    or (i.audience_kind = 'school' and i.audience_org_id in (${schoolIdsOfStudents(students)}))
+    or (i.audience_kind = 'school' and i.audience_org_id in (${schoolIdsOf(students)}))
     or (i.audience_kind = 'child' and i.audience_student_id in (${students})))`;
 }
 

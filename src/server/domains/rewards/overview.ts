@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { RewardsMonitor, StudentBalance } from "../../../shared/contracts/rewards";
-import { localDateOf, SCHOOL_TIME_ZONE } from "../../../shared/time-zone";
+import { localDateOf, monthStartOf, SCHOOL_TIME_ZONE } from "../../../shared/time-zone";
 import { type Database, queryJsonRows, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
@@ -49,7 +49,7 @@ export async function rewardsMonitor(db: Database, actor: Actor, now: Date): Pro
   const reach = studentIdsInReach(actor);
   if (!reach) throw new AppError("forbidden", message("rewards:students.forbidden"));
   const stuckBefore = new Date(now.getTime() - STUCK_AFTER_DAYS * 24 * 60 * 60 * 1000);
-  const monthStart = `${localDateOf(now, SCHOOL_TIME_ZONE).slice(0, 7)}-01`;
+  const monthStart = monthStartOf(localDateOf(now, SCHOOL_TIME_ZONE));
   // A family's own rewards are theirs: only administrators see them among the items running low.
   const itemsSeen = actor.activeRole === "administrator" ? sql`true` : sql`i.audience_kind <> 'child'`;
   const [statuses, stuck, lowStock, schools] = await Promise.all([

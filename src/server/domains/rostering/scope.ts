@@ -133,6 +133,13 @@ export async function canSeeStudent(db: Database, actor: Actor, studentId: strin
   return Boolean(row?.allowed);
 }
 
+/** The schools people belong to: their roles' organisations and their primary ones. */
+export function schoolIdsOf(userIds: SQL): SQL {
+  return sql`select r.org_sourced_id from user_roles r where r.user_sourced_id in (${userIds})
+    union select u.primary_org_sourced_id from users u
+      where u.sourced_id in (${userIds}) and u.primary_org_sourced_id is not null`;
+}
+
 /** Students actively enrolled in a class. */
 export function studentIdsOfClass(classId: string): SQL {
   return sql`select e.user_sourced_id from enrollments e
