@@ -144,6 +144,26 @@ export const dailyStudentMetrics = pgTable(
 );
 
 /**
+ * Each student's XP per subject for their week (from Sunday), their month and all time, counted by
+ * their own days: what leaderboards and weekly goals rank and measure, one row a student instead of
+ * a row per day and app. Kept by triggers on the daily totals (migration 0019), so every writer of
+ * those totals keeps it, in the same statement.
+ */
+export const studentXpPeriods = pgTable(
+  "student_xp_periods",
+  {
+    studentSourcedId: text("student_sourced_id").notNull(),
+    /** `week`, `month` or `all`. */
+    period: text("period").notNull(),
+    /** The period's first day; all time starts on 2000-01-01. */
+    startsOn: date("starts_on").notNull(),
+    subject: text("subject").notNull(),
+    xp: numeric("xp", { precision: 14, scale: 2, mode: "number" }).notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.studentSourcedId, table.period, table.startsOn, table.subject] })],
+);
+
+/**
  * Per student and day (their own calendar): the active seconds recorded and the XP credited
  * without a person's review, the figures the plausibility caps are checked against. A batch locks
  * the rows of its student-days while it checks and writes, so concurrent batches cannot together

@@ -237,6 +237,34 @@ async function streaksOf(db: Database, students: SQL, now: Date): Promise<SQL> {
     from jsonb_each_text(${JSON.stringify(streaks)}::jsonb) as s`;
 }
 
+/**
+ * Each student's XP for the timeframe: a week, a month or all time from the kept periods (one row a
+ * student and subject), other ranges and a single app from the daily totals.
+ */
+function xpTotalsOf(query: LeaderboardQuery, period: ReturnType<typeof periodOf>, students: SQL): SQL {
+  const kept = query.src
+    ? null
+    : query.tf === "week"
+      ? "week"
+      : query.tf === "month"
+        ? "month"
+        : query.tf === "all"
+          ? "all"
+          : null;
+  if (kept)
+    return sql`select p.student_sourced_id, sum(p.xp) as xp from student_xp_periods p
+      where p.student_sourced_id in (${students}) and p.period = ${kept}
+        and p.starts_on = ${period?.startDate ?? "2000-01-01"}::date
+        ${query.subj ? sql`and p.subject = ${query.subj}` : sql``}
+      group by p.student_sourced_id`;
+  return sql`select d.student_sourced_id, sum(d.xp) as xp from daily_student_metrics d
+    where d.student_sourced_id in (${students})
+      ${period ? sql`and d.local_date between ${period.startDate}::date and ${period.endDate}::date` : sql``}
+      ${query.subj ? sql`and d.subject = ${query.subj}` : sql``}
+      ${query.src ? sql`and d.app_key = ${query.src}` : sql``}
+    group by d.student_sourced_id`;
+}
+
 interface RankedRow {
   rank: number;
   position: number;
@@ -269,12 +297,7 @@ export async function leaderboard(
   const totals =
     query.tf === "streak"
       ? await streaksOf(db, sql`select m.id from (${members}) m where ${scoped.allowed}`, now)
-      : sql`select d.student_sourced_id, sum(d.xp) as xp from daily_student_metrics d
-          where d.student_sourced_id in (select sourced_id from visible)
-            ${period ? sql`and d.local_date between ${period.startDate}::date and ${period.endDate}::date` : sql``}
-            ${query.subj ? sql`and d.subject = ${query.subj}` : sql``}
-            ${query.src ? sql`and d.app_key = ${query.src}` : sql``}
-          group by d.student_sourced_id`;
+      : xpTotalsOf(query, period, sql`select sourced_id from visible`);
   const offset = (query.p - 1) * LEADERBOARD_PAGE_SIZE;
   const [result] = await queryRows<{ allowed: boolean; total: number; rows: RankedRow[] }>(
     db,
