@@ -7,6 +7,7 @@ import { pingDatabase } from "./db/client";
 import { flowRoutes } from "./domains/activity/flow-routes";
 import { activityRoutes, ingestRoutes } from "./domains/activity/routes";
 import { authRoutes, passwordAdminRoutes } from "./domains/auth/routes";
+import { goalsRoutes } from "./domains/goals/routes";
 import { leaderboardsRoutes } from "./domains/leaderboards/routes";
 import { apiClientRoutes, oauthRoutes } from "./domains/oauth/routes";
 import { privacyAdminRoutes, privacyFamilyRoutes } from "./domains/privacy/routes";
@@ -119,6 +120,7 @@ export function createApp(deps: AppDeps) {
     .route("/", activityRoutes(deps))
     .route("/flow", flowRoutes(deps))
     .route("/rewards", rewardsRoutes(deps))
+    .route("/goals", goalsRoutes(deps))
     .route("/leaderboards", leaderboardsRoutes(deps))
     .route("/admin/api-clients", apiClientRoutes(deps))
     .route("/admin/roster", rosterBulkRoutes(deps))
