@@ -29,6 +29,7 @@ import {
   demoId,
 } from "./demo-accounts";
 import { seedDemoActivity } from "./demo-activity";
+import { seedDemoGoals } from "./demo-goals";
 import { seedDemoLeaderboards } from "./demo-leaderboards";
 import { seedDemoRewards } from "./demo-rewards";
 
@@ -542,6 +543,7 @@ export async function seedDemoSchool(db: Database, today: Date = new Date()): Pr
   await seedDemoActivity(db, today);
   await seedDemoRewards(db, today);
   await seedDemoLeaderboards(db, today);
+  await seedDemoGoals(db, today);
 }
 
 export async function isDatabaseEmpty(db: Database): Promise<boolean> {

@@ -41,6 +41,11 @@ export function ownGoalsOf(student: SQL): SQL {
     from student_daily_goals g where g.student_sourced_id = ${student}`;
 }
 
+/** The weekly XP a student's daily goals make on five school days: their weekly goal until one is set. */
+export function weeklyXpOfDailyGoals(goals: SubjectGoals): number {
+  return Object.values(goals).reduce((total, daily) => total + daily, 0) * 5;
+}
+
 /** Subjects whose goal the day's XP meets. */
 export function completedSubjects(goals: SubjectGoals, xpBySubject: Record<string, number>): string[] {
   return Object.entries(goals)

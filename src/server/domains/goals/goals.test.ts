@@ -5,6 +5,7 @@ import { addDays, localDateOf, weekStartOf } from "../../../shared/time-zone";
 import { queryRows } from "../../db/client";
 import { demoId } from "../../seed/demo-accounts";
 import { createTestApp, type TestApp } from "../../test/harness";
+import { awardsDue } from "../rewards/earning";
 
 let t: TestApp;
 const cookies: Record<string, string> = {};
@@ -165,6 +166,10 @@ describe("a student's goals", () => {
 describe("a class's goals", () => {
   it("apply to every student of the class, and a class's weekly goal replaces the school's", async () => {
     const classId = await avasClass();
+    // Ava's own weekly goal (the demo school's) comes first; without it, her class's applies.
+    const own = ((await call("student", "")).body as StudentGoals).weekly;
+    if (own.source === "student")
+      expect((await call("guide", `/${own.id}`, { method: "DELETE" })).status).toBe(204);
     const weekly = await call("guide", "", {
       method: "POST",
       json: { kind: "weekly_xp", classId, target: 250 },
@@ -232,5 +237,27 @@ describe("a class's goals", () => {
         })
       ).status,
     ).toBe(404);
+  });
+});
+
+describe("the weekly goal's Alphas", () => {
+  it("are measured against the student's weekly goal, in its subject when it has one", async () => {
+    // A week of 2030 has nothing but what the test gives: 50 XP of Math and 5 of Reading.
+    await t.db.execute(sql`insert into daily_student_metrics (student_sourced_id, local_date, subject, app_key, xp)
+      values (${AVA}, '2030-03-05', 'Math', 'goals-test', 50), (${AVA}, '2030-03-06', 'Reading', 'goals-test', 5)`);
+    const due = async () =>
+      (await awardsDue(t.db, { from: "2030-03-03", to: "2030-03-09", studentIds: [AVA] }, "weekly_goal")).map(
+        (award) => award.period,
+      );
+    const setWeekly = (target: number, subject?: string) =>
+      call("student", "", { method: "POST", json: { kind: "weekly_xp", studentId: AVA, target, subject } });
+    expect((await setWeekly(54)).status).toBe(201);
+    expect(await due()).toEqual(["2030-03-03"]);
+    await setWeekly(55);
+    expect(await due()).toEqual([]);
+    await setWeekly(4, "Reading");
+    expect(await due()).toEqual(["2030-03-03"]);
+    await setWeekly(6, "Reading");
+    expect(await due()).toEqual([]);
   });
 });

@@ -5,7 +5,14 @@ import { addDays, datesAfter, localDateOf, weekStartOf } from "../../../shared/t
 import { type Database, queryJsonRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { classIdsInGuideReach } from "../rostering/scope";
-import { dailyGoalsFrom, goalsWith, holidaysOf, ownGoalsOf, storedDailyGoals } from "./daily-goals";
+import {
+  dailyGoalsFrom,
+  goalsWith,
+  holidaysOf,
+  ownGoalsOf,
+  storedDailyGoals,
+  weeklyXpOfDailyGoals,
+} from "./daily-goals";
 import { forecastOf, schoolCalendar, schoolDaysBefore } from "./forecast";
 
 /**
@@ -41,6 +48,7 @@ interface LoadedStudent {
   own_daily_xp: number[] | null;
   goals: StoredGoal[];
   holiday_offsets: number[] | null;
+  weekly_goal_id: string | null;
 }
 
 export interface StudentProgress {
@@ -87,6 +95,16 @@ export const activeClassesOf = (student: SQL) =>
   sql`select e.class_sourced_id from enrollments e
     where e.user_sourced_id = ${student} and e.role = 'student' and e.status = 'active'`;
 
+/**
+ * A student's weekly goal, as a sub-query of its id (none: the school's, from the daily goals): their
+ * own, else their classes' (the first class by title).
+ */
+export function weeklyGoalIdOf(student: SQL): SQL {
+  return sql`select g.id from goals g left join classes c on c.sourced_id = g.class_sourced_id
+    where g.kind = 'weekly_xp' and (g.student_sourced_id = ${student} or g.class_sourced_id in (${activeClassesOf(student)}))
+    order by g.student_sourced_id is null, c.title, g.id limit 1`;
+}
+
 /** Progress of every student the sub-query names (the caller checked they may see them). */
 export async function progressOfStudents(
   db: Database,
@@ -101,6 +119,7 @@ export async function progressOfStudents(
     sql`select u.sourced_id as id, coalesce(u.preferred_first_name, u.given_name) || ' ' || u.family_name as name,
         u.grades, u.timezone, ${storedDailyGoals} as school_goals,
         own.subjects as own_subjects, own.daily_xp as own_daily_xp, holidays.offsets as holiday_offsets,
+        (${weeklyGoalIdOf(sql`u.sourced_id`)}) as weekly_goal_id,
         (select coalesce(json_agg(${goalJson(actor)} order by g.deadline nulls first, g.created_at, g.id), '[]'::json)
           from goals g ${goalJoins}
           where g.student_sourced_id = u.sourced_id
@@ -202,18 +221,11 @@ function goalOf(stored: StoredGoal): Goal {
   };
 }
 
-/** The student's weekly goal this week: their own, else their class's (first by title), else the school's. */
+/** The student's weekly goal this week (see weeklyGoalIdOf), or the school's from their daily goals. */
 function weeklyGoalOf(student: LoadedStudent, dailyGoals: Record<string, number>, weekStart: string): Goal {
-  const weekly = student.goals
-    .filter((goal) => goal.kind === "weekly_xp")
-    .sort(
-      (a, b) =>
-        Number(Boolean(a.class_id)) - Number(Boolean(b.class_id)) ||
-        (a.class_title ?? "").localeCompare(b.class_title ?? ""),
-    )[0];
+  const weekly = student.goals.find((goal) => goal.id === student.weekly_goal_id);
   const week = { startsOn: weekStart, deadline: addDays(weekStart, 6) };
   if (weekly) return { ...goalOf(weekly), ...week };
-  const fromDailyGoals = Object.values(dailyGoals).reduce((total, xp) => total + xp, 0) * 5;
   return {
     id: null,
     kind: "weekly_xp",
@@ -223,7 +235,7 @@ function weeklyGoalOf(student: LoadedStudent, dailyGoals: Record<string, number>
     subject: null,
     courseId: null,
     courseTitle: null,
-    target: fromDailyGoals,
+    target: weeklyXpOfDailyGoals(dailyGoals),
     baseline: null,
     ...week,
     setByName: null,

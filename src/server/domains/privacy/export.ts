@@ -232,6 +232,18 @@ const CSV_FILES: readonly CsvFile[] = [
       where o.student_sourced_id = ${studentId} order by o.created_at, o.hidden_by`,
   },
   {
+    name: "weekly-and-target-goals.csv",
+    description:
+      "The student's own weekly XP goal and target goals (a course, a RIT score or units by a day): the target, the subject, the days and who set each.",
+    columns: ["kind", "subject", "course", "target", "baseline", "startsOn", "deadline", "setBy", "setAt"],
+    query: (studentId) => sql`select g.kind, g.subject, co.title as course, g.target, g.baseline,
+        ${day("g.starts_on")} as "startsOn", ${day("g.deadline")} as deadline, ${nameOf("s")} as "setBy",
+        ${iso("g.updated_at")} as "setAt"
+      from goals g left join courses co on co.sourced_id = g.course_sourced_id
+        left join users s on s.sourced_id = g.set_by_sourced_id
+      where g.student_sourced_id = ${studentId} order by g.created_at, g.id`,
+  },
+  {
     name: "sessions.csv",
     description:
       "The student's current sign-ins: when, from which address and browser. Session keys are never exported.",

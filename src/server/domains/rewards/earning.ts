@@ -12,7 +12,14 @@ import { addDays, weekStartOf } from "../../../shared/time-zone";
 import { type Database, queryJsonRows, queryRows } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { type Message, message, translate } from "../../lib/i18n";
-import { dailyGoalsFrom, goalsWith, ownGoalsOf, storedDailyGoals } from "../goals/daily-goals";
+import {
+  dailyGoalsFrom,
+  goalsWith,
+  ownGoalsOf,
+  storedDailyGoals,
+  weeklyXpOfDailyGoals,
+} from "../goals/daily-goals";
+import { weeklyGoalIdOf } from "../goals/progress";
 import { lockAccount, nameOf, postEntries } from "./ledger";
 import { rewardSettingsOf } from "./settings";
 
@@ -140,9 +147,12 @@ async function dailyXp(db: Database, range: EarningRange) {
     subjects: string[] | null;
     daily_xp: number[] | null;
     defaults: unknown;
+    weekly: { target: number; subject: string | null } | null;
   }>(
     db,
-    sql`select d.student, d.date, d.xp, g.subjects, g.daily_xp, ${storedDailyGoals} as defaults
+    sql`select d.student, d.date, d.xp, g.subjects, g.daily_xp, ${storedDailyGoals} as defaults,
+          (select json_build_object('target', w.target, 'subject', w.subject) from goals w
+            where w.id = (${weeklyGoalIdOf(sql`d.student`)})) as weekly
         from (select m.student_sourced_id as student, m.local_date::text as date, jsonb_object_agg(m.subject, m.xp) as xp
               from (select student_sourced_id, local_date, subject, sum(xp)::float8 as xp from daily_student_metrics
                     where local_date between ${range.from}::date and ${range.to}::date
@@ -178,8 +188,9 @@ registerEarningRule({
 });
 
 /**
- * A week's goal, until students set weekly goals of their own: every daily goal on five school
- * days. "Beating" it is earning more XP than that in the week (Sunday to Saturday).
+ * A week's goal: the student's weekly XP goal (theirs, their class's, else every daily goal on five
+ * school days). "Beating" it is earning more XP than that in the week (Sunday to Saturday), of the
+ * goal's subject when it has one.
  */
 registerEarningRule({
   key: "weekly_goal",
@@ -196,10 +207,13 @@ registerEarningRule({
     for (const day of days) {
       const week = weekStartOf(day.date);
       const key = `${day.student}|${week}`;
-      const goal = Object.values(goalsOfRow(day)).reduce((total, daily) => total + daily, 0) * 5;
+      const goal = day.weekly?.target ?? weeklyXpOfDailyGoals(goalsOfRow(day));
       const entry = weeks.get(key) ?? { student: day.student, week, xp: 0, goal, last: day.date };
       if (day.date > entry.last) entry.last = day.date;
-      entry.xp += Object.values(day.xp).reduce((total, xp) => total + xp, 0);
+      const subject = day.weekly?.subject;
+      entry.xp += subject
+        ? (day.xp[subject] ?? 0)
+        : Object.values(day.xp).reduce((total, xp) => total + xp, 0);
       weeks.set(key, entry);
     }
     return [...weeks.values()]
