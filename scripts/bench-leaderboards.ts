@@ -19,8 +19,9 @@ import { BENCH_PASSWORD, generateSchool } from "./gen-data";
 
 /**
  * Leaderboards on a district of 10,000 students with 180 school days of learning: a student's
- * school leaderboard for this week and this month on one connection, and the weekly league job
- * placing every student from last week's standings.
+ * school leaderboard for this week and this month on one connection, the weekly league job
+ * placing every student from last week's standings, and a Guide's class page (every student of the
+ * class with a weekly goal and two target goals set two months ago).
  */
 
 const { args, whole } = readBenchArgs({
@@ -37,6 +38,8 @@ const log = (message: string) => process.stderr.write(`[bench-leaderboards] ${me
 const today = new Date().toISOString().slice(0, 10);
 const LEAGUE_JOB_TARGET_MS = 5_000;
 const LEADERBOARD_TARGET_MS = 30;
+const CLASS_PAGE_TARGET_MS = 30;
+const BENCH_CLASS = "gen-class-1";
 
 interface Measurement {
   name: string;
@@ -73,6 +76,26 @@ async function timeLeagueJob(env: NodeJS.ProcessEnv, dataDir: string | null) {
   }
 }
 
+/** The bench class's goals, set anew: a weekly goal for the class, and a units and a course goal for each student. */
+async function setClassGoals(env: NodeJS.ProcessEnv, dataDir: string | null) {
+  const database = await openBenchDatabase(env, dataDir);
+  try {
+    const startsOn = addDays(today, -60);
+    const deadline = addDays(today, 30);
+    await database.db.execute(sql`delete from goals where class_sourced_id = ${BENCH_CLASS}
+      or student_sourced_id in (select user_sourced_id from enrollments where class_sourced_id = ${BENCH_CLASS})`);
+    await database.db.execute(sql`insert into goals (kind, class_sourced_id, student_sourced_id, subject, course_sourced_id,
+        target, starts_on, deadline, set_by_sourced_id, set_by_role)
+      select 'weekly_xp', ${BENCH_CLASS}, null, null, null, 500, ${startsOn}::date, null, 'gen-guide-1', 'teacher'
+      union all
+      select kind, null, e.user_sourced_id, subject, null, target, ${startsOn}::date, ${deadline}::date, 'gen-guide-1', 'teacher'
+      from enrollments e cross join (values ('units', null, 150), ('course', 'Math', 3000)) g (kind, subject, target)
+      where e.class_sourced_id = ${BENCH_CLASS} and e.role = 'student'`);
+  } finally {
+    await database.close();
+  }
+}
+
 async function runSuite(
   db: SuiteResult["db"],
   env: NodeJS.ProcessEnv,
@@ -83,6 +106,7 @@ async function runSuite(
   if (dataDir) warmFiles(dataDir, log);
   log(`${db}: the weekly league job…`);
   const { leagueJobMs, placed } = await timeLeagueJob(env, dataDir);
+  await setClassGoals(env, dataDir);
   const server = await startServer({ projectRoot, env: { ...env, SEED_DEMO: "false" }, timeoutMs: 180_000 });
   try {
     const student = await signIn(server.baseUrl, "bench-student@dash.bench", BENCH_PASSWORD);
@@ -104,6 +128,22 @@ async function runSuite(
         passed: result.failures === 0 && result.p95 < LEADERBOARD_TARGET_MS,
       });
     }
+    const guide = await signIn(server.baseUrl, "bench-guide@dash.bench", BENCH_PASSWORD);
+    const name = "a Guide's class page (30 students, 61 goals)";
+    log(`${db}: ${name}…`);
+    const result = await measureLoad({
+      url: `${server.baseUrl}/api/goals/classes/${BENCH_CLASS}`,
+      headers: { cookie: guide },
+      connections: 1,
+      ...load,
+      serverPgid: server.child.pgid,
+    });
+    measurements.push({
+      name,
+      target: `p95 < ${CLASS_PAGE_TARGET_MS} ms`,
+      result,
+      passed: result.failures === 0 && result.p95 < CLASS_PAGE_TARGET_MS,
+    });
     return { db, leagueJobMs, placed, measurements };
   } finally {
     await stopChild(server.child);
