@@ -82,6 +82,8 @@ async function setClassGoals(env: NodeJS.ProcessEnv, dataDir: string | null) {
   try {
     const startsOn = addDays(today, -60);
     const deadline = addDays(today, 30);
+    // A dataset generated before goals existed gets their table, as the server would give it.
+    await database.migrate();
     await database.db.execute(sql`delete from goals where class_sourced_id = ${BENCH_CLASS}
       or student_sourced_id in (select user_sourced_id from enrollments where class_sourced_id = ${BENCH_CLASS})`);
     await database.db.execute(sql`insert into goals (kind, class_sourced_id, student_sourced_id, subject, course_sourced_id,
@@ -109,41 +111,38 @@ async function runSuite(
   await setClassGoals(env, dataDir);
   const server = await startServer({ projectRoot, env: { ...env, SEED_DEMO: "false" }, timeoutMs: 180_000 });
   try {
-    const student = await signIn(server.baseUrl, "bench-student@dash.bench", BENCH_PASSWORD);
     const measurements: Measurement[] = [];
-    for (const tf of ["week", "month"]) {
-      const name = `a student's school leaderboard, tf=${tf}`;
+    const measure = async (name: string, path: string, cookie: string, targetMs: number) => {
       log(`${db}: ${name}…`);
       const result = await measureLoad({
-        url: `${server.baseUrl}/api/leaderboards?scope=school&tf=${tf}`,
-        headers: { cookie: student },
+        url: `${server.baseUrl}${path}`,
+        headers: { cookie },
         connections: 1,
         ...load,
         serverPgid: server.child.pgid,
       });
       measurements.push({
         name,
-        target: `p95 < ${LEADERBOARD_TARGET_MS} ms`,
+        target: `p95 < ${targetMs} ms`,
         result,
-        passed: result.failures === 0 && result.p95 < LEADERBOARD_TARGET_MS,
+        passed: result.failures === 0 && result.p95 < targetMs,
       });
-    }
+    };
+    const student = await signIn(server.baseUrl, "bench-student@dash.bench", BENCH_PASSWORD);
+    for (const tf of ["week", "month"])
+      await measure(
+        `a student's school leaderboard, tf=${tf}`,
+        `/api/leaderboards?scope=school&tf=${tf}`,
+        student,
+        LEADERBOARD_TARGET_MS,
+      );
     const guide = await signIn(server.baseUrl, "bench-guide@dash.bench", BENCH_PASSWORD);
-    const name = "a Guide's class page (30 students, 61 goals)";
-    log(`${db}: ${name}…`);
-    const result = await measureLoad({
-      url: `${server.baseUrl}/api/goals/classes/${BENCH_CLASS}`,
-      headers: { cookie: guide },
-      connections: 1,
-      ...load,
-      serverPgid: server.child.pgid,
-    });
-    measurements.push({
-      name,
-      target: `p95 < ${CLASS_PAGE_TARGET_MS} ms`,
-      result,
-      passed: result.failures === 0 && result.p95 < CLASS_PAGE_TARGET_MS,
-    });
+    await measure(
+      "a Guide's class page (30 students, 61 goals)",
+      `/api/goals/classes/${BENCH_CLASS}`,
+      guide,
+      CLASS_PAGE_TARGET_MS,
+    );
     return { db, leagueJobMs, placed, measurements };
   } finally {
     await stopChild(server.child);

@@ -15,7 +15,7 @@ import { message } from "../../lib/i18n";
 import { invalidFields, validationError } from "../../lib/validation";
 import { homeSummariesOf } from "../activity/home-summaries";
 import { classIdsInReach, studentIdsInReach, studentIdsOfClass, studentVisibleTo } from "../rostering/scope";
-import { editableBy, goalJoins, goalJson, progressOfStudents } from "./progress";
+import { editableBy, goalJoins, goalJson, goalOf, progressOfStudents, type StoredGoal } from "./progress";
 
 const STAFF = new Set(["teacher", "administrator"]);
 
@@ -79,7 +79,7 @@ export async function classGoals(
   const [found] = await queryJsonRows<{
     allowed: boolean;
     class: ClassGoals["class"];
-    goals: Parameters<typeof classGoalOf>[0][];
+    goals: StoredGoal[];
   }>(
     db,
     sql`select ${classVisibleTo(actor, classId)} as allowed,
@@ -99,7 +99,7 @@ export async function classGoals(
   const summaryOf = new Map(summaries.map((summary) => [summary.sourcedId, summary]));
   return {
     class: found.class,
-    goals: found.goals.map(classGoalOf),
+    goals: found.goals.map(goalOf),
     students: progress.map((student) => {
       const summary = summaryOf.get(student.id);
       const count = (status: string) =>
@@ -120,39 +120,6 @@ export async function classGoals(
       };
     }),
     canAdd: true,
-  };
-}
-
-function classGoalOf(stored: {
-  id: string;
-  kind: ClassGoals["goals"][number]["kind"];
-  class_id: string;
-  class_title: string | null;
-  subject: string | null;
-  course_id: string | null;
-  course_title: string | null;
-  target: number;
-  baseline: number | null;
-  starts_on: string;
-  deadline: string | null;
-  set_by_name: string | null;
-  editable: boolean;
-}): ClassGoals["goals"][number] {
-  return {
-    id: stored.id,
-    kind: stored.kind,
-    source: "class",
-    classId: stored.class_id,
-    classTitle: stored.class_title,
-    subject: stored.subject,
-    courseId: stored.course_id,
-    courseTitle: stored.course_title,
-    target: stored.target,
-    baseline: stored.baseline,
-    startsOn: stored.starts_on,
-    deadline: stored.deadline ?? "",
-    setByName: stored.set_by_name,
-    canEdit: stored.editable,
   };
 }
 

@@ -21,7 +21,8 @@ import { forecastOf, schoolCalendar, schoolDaysBefore } from "./forecast";
  * own and their classes'). Figures come from the daily totals, days from each student's calendar.
  */
 
-interface StoredGoal {
+/** A goal as goalJson reads it. */
+export interface StoredGoal {
   id: string;
   kind: GoalKind;
   student_id: string | null;
@@ -202,7 +203,7 @@ async function dailyFigures(db: Database, windows: { student: string; since: str
   return byStudent;
 }
 
-function goalOf(stored: StoredGoal): Goal {
+export function goalOf(stored: StoredGoal): Goal {
   return {
     id: stored.id,
     kind: stored.kind,
