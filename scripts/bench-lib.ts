@@ -446,10 +446,13 @@ export function warmFiles(folder: string, log: (message: string) => void): void 
   const started = performance.now();
   const buffer = Buffer.alloc(1 << 20);
   const visit = (entry: string) => {
-    if (statSync(entry).isDirectory()) {
+    const stat = statSync(entry);
+    if (stat.isDirectory()) {
       for (const child of readdirSync(entry)) visit(path.join(entry, child));
       return;
     }
+    // The server's control socket, left by a server that was stopped hard, is not data.
+    if (!stat.isFile()) return;
     const file = openSync(entry, "r");
     try {
       while (readSync(file, buffer, 0, buffer.length, null) > 0);
