@@ -76,26 +76,24 @@ export async function classGoals(
       "forbidden",
       message("common:roleForbids", { action: message("goals:actions.runClass") }),
     );
-  const [found] = await queryJsonRows<{
-    allowed: boolean;
-    class: ClassGoals["class"];
-    goals: StoredGoal[];
-  }>(
-    db,
-    sql`select ${classVisibleTo(actor, classId)} as allowed,
-        json_build_object('id', k.sourced_id, 'title', k.title, 'schoolId', k.school_sourced_id, 'schoolName', o.name) as class,
-        (select coalesce(json_agg(${goalJson(actor)} order by g.kind = 'weekly_xp' desc, g.deadline, g.created_at), '[]'::json)
-          from goals g ${goalJoins} where g.class_sourced_id = k.sourced_id) as goals
-      from classes k left join orgs o on o.sourced_id = k.school_sourced_id
-      where k.sourced_id = ${classId}`,
-  );
-  if (!found) throw new AppError("not_found", message("goals:classNotFound"));
-  if (!found.allowed) throw new AppError("forbidden", message("goals:notYourClass"));
-  const members = studentIdsOfClass(classId);
-  const [progress, summaries] = await Promise.all([
+  // Read side by side; a class the caller may not see has no members to read.
+  const visible = classVisibleTo(actor, classId);
+  const members = sql`select m.user_sourced_id from (${studentIdsOfClass(classId)}) m where ${visible}`;
+  const [[found], progress, summaries] = await Promise.all([
+    queryJsonRows<{ allowed: boolean; class: ClassGoals["class"]; goals: StoredGoal[] }>(
+      db,
+      sql`select ${visible} as allowed,
+          json_build_object('id', k.sourced_id, 'title', k.title, 'schoolId', k.school_sourced_id, 'schoolName', o.name) as class,
+          (select coalesce(json_agg(${goalJson(actor)} order by g.kind = 'weekly_xp' desc, g.deadline, g.created_at), '[]'::json)
+            from goals g ${goalJoins} where g.class_sourced_id = k.sourced_id) as goals
+        from classes k left join orgs o on o.sourced_id = k.school_sourced_id
+        where k.sourced_id = ${classId}`,
+    ),
     progressOfStudents(db, actor, members, now),
     homeSummariesOf(db, members, now),
   ]);
+  if (!found) throw new AppError("not_found", message("goals:classNotFound"));
+  if (!found.allowed) throw new AppError("forbidden", message("goals:notYourClass"));
   const summaryOf = new Map(summaries.map((summary) => [summary.sourcedId, summary]));
   return {
     class: found.class,
