@@ -162,6 +162,7 @@ export const searchSchemas = builtOnFirstUse({
   orgExplorer: () => z.object({ tab: oneOfOr(["overview", "classes", "people"], "overview") }),
   childrenProgress: () => z.object({ childId: text() }),
   oneStudent: () => z.object({ studentId: text() }),
+  goals: () => z.object({ studentId: text(), classId: text() }),
   transactions: () =>
     z.object({
       studentId: text(),
@@ -434,6 +435,7 @@ export const routes = [
     title: "Goals",
     summary: "Daily and weekly goals per subject.",
     access: ["student", "administrator", "teacher"],
+    search: searchSchemas.goals,
     nav: "Learning",
   },
   {

@@ -200,6 +200,12 @@ describe("other pages", () => {
     });
   });
 
+  it("keeps the goals page's student and class, dropping empty ones", () => {
+    expect(parse("goals", { studentId: "s1", classId: "k1" })).toEqual({ studentId: "s1", classId: "k1" });
+    expect(parse("goals", { studentId: "", classId: 42 })).toEqual({ studentId: undefined, classId: "42" });
+    expect(parse("goals", { studentId: ["s1"] }).studentId).toBeUndefined();
+  });
+
   it("keeps childId", () => {
     expect(parse("childrenProgress", { childId: "k1" }).childId).toBe("k1");
     expect(parse("childrenProgress", { childId: "" }).childId).toBeUndefined();

@@ -4,14 +4,18 @@ import type { RoutePath } from "../shared/routes";
 import type { AuthState } from "./features/auth/auth-state";
 import { loadCatalogues } from "./lib/i18n";
 
-/** A feature's page: its code and its catalogue (the feature's namespace) load side by side. */
+/**
+ * A feature's page: its code and its catalogue (the feature's namespace) load side by side, with
+ * the catalogues of other features whose parts it shows (`alsoShows`).
+ */
 function featurePage<Name extends string>(
   feature: string,
   load: () => Promise<Record<Name, RouteComponent>>,
   exportName: Name,
+  alsoShows: readonly string[] = [],
 ): RouteComponent {
   return lazyRouteComponent(
-    () => Promise.all([load(), loadCatalogues([feature])]).then(([module]) => module),
+    () => Promise.all([load(), loadCatalogues([feature, ...alsoShows])]).then(([module]) => module),
     exportName,
   );
 }
@@ -87,6 +91,21 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     () => import("./features/learning-metrics/learning-metrics-page"),
     "LearningMetricsPage",
   ),
+  "/app/leaderboards": featurePage(
+    "leaderboards",
+    () => import("./features/leaderboards/leaderboards-page"),
+    "LeaderboardsPage",
+  ),
+  "/app/class-leaderboard": featurePage(
+    "leaderboards",
+    () => import("./features/leaderboards/class-leaderboard-page"),
+    "ClassLeaderboardPage",
+  ),
+  "/app/admin/leaderboards": featurePage(
+    "leaderboards",
+    () => import("./features/leaderboards/admin-leaderboards-page"),
+    "AdminLeaderboardsPage",
+  ),
   "/app/admin/manage-courses/": featurePage(
     "courses",
     () => import("./features/courses/manage-courses-page"),
@@ -117,6 +136,16 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     "courses",
     () => import("./features/courses/course-page"),
     "CoursePage",
+  ),
+  "/app/goals": featurePage("goals", () => import("./features/goals/goals-page"), "GoalsPage", [
+    "home",
+    "xp",
+  ]),
+  "/app/teacher/class/$classId": featurePage(
+    "goals",
+    () => import("./features/goals/class-page"),
+    "ClassPage",
+    ["home"],
   ),
   "/app/emporium": featurePage("rewards", () => import("./features/rewards/emporium-page"), "EmporiumPage"),
   "/app/parent-emporium": featurePage(

@@ -22,7 +22,7 @@ export async function seedDemoGoals(db: Database, today: Date): Promise<void> {
       select u.sourced_id as id, u.primary_org_sourced_id as school, row_number() over (order by u.sourced_id) as n,
         (select e.user_sourced_id from enrollments e where e.class_sourced_id in (
             select e2.class_sourced_id from enrollments e2 where e2.user_sourced_id = u.sourced_id and e2.role = 'student')
-          and e.role = 'teacher' order by e.user_sourced_id limit 1) as guide
+          and e.role = 'teacher' order by e."primary" desc, e.user_sourced_id limit 1) as guide
       from users u join user_roles r on r.user_sourced_id = u.sourced_id and r.role = 'student'),
     done as (
       select s.id, s.n, s.school, coalesce(s.guide, ${demoId("admin")}) as guide,

@@ -68,7 +68,7 @@ export const goalInputSchema = z
     subject: z.string().trim().min(1).max(100).optional(),
     courseId: id.optional(),
     target: z.number({ message: invalid("goalTargetWhole") }),
-    /** A RIT goal's score when it was set (the latest MAP result, when there is one, is read instead). */
+    /** A RIT goal's score when it was set: its value until a MAP result after it is recorded. */
     baseline: wholeNumber(GOAL_TARGET_BOUNDS.rit.min, GOAL_TARGET_BOUNDS.rit.max).optional(),
     deadline: calendarDate().optional(),
   })

@@ -216,7 +216,7 @@ async function goalToChange(db: Database, actor: Actor, goalId: string) {
   return goal;
 }
 
-/** Changes a goal's target, deadline or subject, within its kind's bounds. */
+/** Changes a goal's target, deadline or subject, within its kind's bounds; it stays the goal of whoever set it. */
 export async function updateGoal(
   db: Database,
   actor: Actor,
@@ -240,7 +240,7 @@ export async function updateGoal(
       target = coalesce(${changes.target ?? null}::int, target),
       deadline = coalesce(${changes.deadline ?? null}::date, deadline),
       subject = ${changes.subject === undefined ? sql`subject` : sql`${changes.subject}::text`},
-      set_by_sourced_id = ${actor.realUser.sourcedId}, set_by_role = ${actor.activeRole}, updated_at = now()
+      updated_at = now()
     where id::text = ${goalId}`);
 }
 

@@ -1,8 +1,9 @@
-import { Link, useSearch } from "@tanstack/react-router";
+import { useSearch } from "@tanstack/react-router";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import type { searchSchemas } from "../../../shared/routes";
 import { PageHeader } from "../../components/page-header";
+import { Tabs, tabId } from "../../components/ui/tabs";
 import { LearningApps } from "./learning-apps";
 import { OneRosterClients } from "./oneroster-clients";
 
@@ -17,25 +18,19 @@ export function CredentialsPage() {
         title={t("common:pages./app/admin/credentials.title")}
         description={t("credentials.description")}
       />
-      <div
-        role="tablist"
-        aria-label={t("credentials.sections")}
-        className="mb-6 flex gap-2 overflow-x-auto border-b border-slate-200 dark:border-slate-800"
-      >
-        {TABS.map((id) => (
-          <Link
-            key={id}
-            to="/app/admin/credentials"
-            search={{ tab: id }}
-            role="tab"
-            aria-selected={tab === id}
-            className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold whitespace-nowrap ${tab === id ? "border-brand-600 text-brand-700 dark:text-brand-100" : "border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white"}`}
-          >
-            {t(`credentials.tabs.${id}`)}
-          </Link>
-        ))}
-      </div>
-      <div role="tabpanel" aria-label={t(`credentials.tabs.${tab}`)}>
+      <Tabs
+        label={t("credentials.sections")}
+        idPrefix="credentials-tab"
+        panelId="credentials-panel"
+        selected={tab}
+        items={TABS.map((id) => ({
+          id,
+          label: t(`credentials.tabs.${id}`),
+          link: { to: "/app/admin/credentials", search: { tab: id } },
+        }))}
+        className="mb-6"
+      />
+      <div id="credentials-panel" role="tabpanel" aria-labelledby={tabId("credentials-tab", tab)}>
         {tab === "apps" ? <LearningApps /> : <OneRosterClients />}
       </div>
     </div>

@@ -12,6 +12,7 @@ import { PageHeader } from "../../components/page-header";
 import { buttonClass, SelectField, TextField } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
 import { TableRegion } from "../../components/ui/table-region";
+import { Tabs } from "../../components/ui/tabs";
 import { gradeLabel, gradeNames } from "../../lib/format";
 import { i18next } from "../../lib/i18n";
 import { fullName } from "../auth/auth-state";
@@ -53,25 +54,17 @@ export function OrgExplorerPage() {
           </Link>
         }
       />
-      <div
-        role="tablist"
-        aria-label={t("explorer.sections")}
-        className="mb-6 flex gap-2 overflow-x-auto border-b border-slate-200 dark:border-slate-800"
-      >
-        {TABS.map((id) => (
-          <Link
-            key={id}
-            to="/app/admin/org-explorer/$orgId"
-            params={{ orgId }}
-            search={{ tab: id }}
-            role="tab"
-            aria-selected={tab === id}
-            className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold whitespace-nowrap ${tab === id ? "border-brand-600 text-brand-700 dark:text-brand-100" : "border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-300"}`}
-          >
-            {t(`explorer.tabs.${id}`)}
-          </Link>
-        ))}
-      </div>
+      <Tabs
+        label={t("explorer.sections")}
+        idPrefix="explorer-tab"
+        selected={tab}
+        items={TABS.map((id) => ({
+          id,
+          label: t(`explorer.tabs.${id}`),
+          link: { to: "/app/admin/org-explorer/$orgId", params: { orgId }, search: { tab: id } },
+        }))}
+        className="mb-6"
+      />
       {tab === "overview" && <Overview org={detail} />}
       {tab === "classes" && <ClassesTab org={detail} />}
       {tab === "people" && <PeopleTab orgId={orgId} />}

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { Link, useSearch } from "@tanstack/react-router";
+import { useSearch } from "@tanstack/react-router";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
@@ -7,6 +7,7 @@ import type { searchSchemas } from "../../../shared/routes";
 import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass } from "../../components/ui/form";
 import { TableRegion } from "../../components/ui/table-region";
+import { Tabs } from "../../components/ui/tabs";
 import { instantLabel } from "../../lib/format";
 import { impersonationAuditQuery } from "../auth/api";
 import { ViewAsPanel } from "../auth/view-as";
@@ -26,24 +27,17 @@ export function RolesPage() {
         title={t("common:pages./app/admin/roles.title")}
         description={t("common:pages./app/admin/roles.summary")}
       />
-      <div
-        role="tablist"
-        aria-label={t("roles.sections")}
-        className="mb-6 flex gap-2 border-b border-slate-200 dark:border-slate-800"
-      >
-        {TABS.map((id) => (
-          <Link
-            key={id}
-            to="/app/admin/roles"
-            search={{ tab: id }}
-            role="tab"
-            aria-selected={tab === id}
-            className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold ${tab === id ? "border-brand-600 text-brand-700 dark:text-brand-100" : "border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-300"}`}
-          >
-            {t(`roles.tabs.${id}`)}
-          </Link>
-        ))}
-      </div>
+      <Tabs
+        label={t("roles.sections")}
+        idPrefix="roles-tab"
+        selected={tab}
+        items={TABS.map((id) => ({
+          id,
+          label: t(`roles.tabs.${id}`),
+          link: { to: "/app/admin/roles", search: { tab: id } },
+        }))}
+        className="mb-6"
+      />
       {tab === "users" ? (
         <div className="space-y-6">
           <UserRolesPanel />

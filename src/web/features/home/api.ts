@@ -6,8 +6,9 @@ import {
   summariesResponseSchema,
 } from "../../../shared/contracts/activity";
 import { ApiRequestError, apiFetch } from "../../lib/http";
-import { i18next } from "../../lib/i18n";
+import { i18next, loadCatalogues } from "../../lib/i18n";
 import type { AuthState } from "../auth/auth-state";
+import { studentGoalsQuery } from "../goals/api";
 import { accountQuery, redemptionsQuery } from "../rewards/api";
 import { readDailyXp, saveDailyXp } from "./daily-xp-cache";
 import { homeKeys } from "./keys";
@@ -123,12 +124,15 @@ export function prefetchHome(queryClient: QueryClient, { activeRole, user }: Aut
   switch (activeRole) {
     case "student":
       void queryClient.prefetchQuery(studentHomeQuery(user.sourcedId));
+      void queryClient.prefetchQuery(studentGoalsQuery(user.sourcedId));
+      void loadCatalogues(["goals"]);
       void queryClient.prefetchQuery(accountQuery(user.sourcedId));
       void queryClient.prefetchQuery(redemptionsQuery({ status: "pending" }));
       break;
     case "parent":
     case "guardian":
       void queryClient.prefetchQuery(childrenSummaryQuery(user.sourcedId));
+      void loadCatalogues(["goals"]);
       void queryClient.prefetchQuery(redemptionsQuery({ status: "pending" }));
       break;
     case "teacher":

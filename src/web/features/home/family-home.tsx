@@ -9,6 +9,7 @@ import { formatNumber, formatXp, gradeLabel } from "../../lib/format";
 import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
 import { SELECTED_CHILD_KEY } from "../auth/view-as";
+import { GoalsGlance } from "../goals/glance";
 import { childExportUrl } from "../privacy/api";
 import { accountQuery, redemptionsQuery } from "../rewards/api";
 import { childrenSummaryQuery } from "./api";
@@ -133,6 +134,7 @@ function ChildCard({ child, waiting }: { child: StudentSummary; waiting: number 
           <dd className="text-xl font-bold tabular-nums">{formatXp(child.xpThisWeek)}</dd>
         </div>
       </dl>
+      <GoalsGlance studentId={child.sourcedId} variant="card" />
       <ChildAlphas child={child} waiting={waiting} />
       <h3 className="mt-5 mb-2 text-sm font-semibold text-slate-700 dark:text-slate-200">
         {t("family.today")}

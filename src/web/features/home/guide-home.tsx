@@ -10,6 +10,7 @@ import { formatXp, gradeLabel, instantLabel, relativeTime } from "../../lib/form
 import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
 import { ViewAsPanel } from "../auth/view-as";
+import { myClassesQuery } from "../flow/api";
 import { guideStudentsQuery } from "./api";
 import { EmptyState, goalsMet, HomeHero, Loading, QueryError, Section } from "./parts";
 
@@ -76,6 +77,7 @@ export function GuideHome() {
             </>
           ))}
       </Section>
+      <GuideClasses />
       {!isImpersonating && realUser.sourcedId === user.sourcedId && (
         <ViewAsPanel title={t("guide.viewAs.title")} description={t("guide.viewAs.description")} byStudent />
       )}
@@ -209,5 +211,34 @@ function StudentsTable({ students }: { students: StudentSummary[] }) {
         </tbody>
       </table>
     </TableRegion>
+  );
+}
+
+/** The Guide's classes, each leading to its class page; out of the way while it loads or if it cannot. */
+function GuideClasses() {
+  const { t } = useTranslation("home");
+  const classes = useQuery(myClassesQuery);
+  const list = classes.data?.data ?? [];
+  if (list.length === 0) return null;
+  return (
+    <Section title={t("guide.classes.title")} description={t("guide.classes.description")}>
+      <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
+        {list.map((entry) => (
+          <li key={entry.sourcedId} className="min-w-0">
+            <Link
+              to="/app/teacher/class/$classId"
+              params={{ classId: entry.sourcedId }}
+              className="flex h-full flex-col rounded-xl border border-slate-200 p-4 hover:border-brand-600 hover:bg-brand-50 dark:border-slate-700 dark:hover:border-brand-500 dark:hover:bg-slate-800"
+            >
+              <span className="font-semibold text-brand-700 dark:text-brand-100">{entry.title}</span>
+              <span className="text-xs text-slate-600 dark:text-slate-300">
+                {t("guide.classes.students", { count: entry.students })}
+                {entry.schoolName && ` · ${entry.schoolName}`}
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </Section>
   );
 }

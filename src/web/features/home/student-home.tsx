@@ -8,6 +8,7 @@ import type { appFreshnessSchema, StudentSummary } from "../../../shared/contrac
 import { XpHeatmap } from "../../components/charts/xp-heatmap";
 import { formatNumber, formatXp, instantLabel, relativeTime } from "../../lib/format";
 import { useAuth } from "../auth/use-auth";
+import { GoalsGlance } from "../goals/glance";
 import { accountQuery, redemptionsQuery } from "../rewards/api";
 import { studentHomeQuery } from "./api";
 import {
@@ -74,6 +75,8 @@ export function StudentHome() {
               <WeekBars week={summary.week} today={summary.today} dailyGoal={dailyGoalOf(summary)} />
             </Section>
           </div>
+
+          <GoalsGlance studentId={summary.sourcedId} variant="student" />
 
           <AlphasCard studentId={summary.sourcedId} />
 

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import { Link, useNavigate, useSearch } from "@tanstack/react-router";
+import { useNavigate, useSearch } from "@tanstack/react-router";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
@@ -13,6 +13,7 @@ import { isIsoDate } from "../../../shared/search";
 import { addDays, localDateOf, SCHOOL_TIME_ZONE } from "../../../shared/time-zone";
 import { Card, PageHeader } from "../../components/page-header";
 import { buttonClass, TextField } from "../../components/ui/form";
+import { Tabs, tabId } from "../../components/ui/tabs";
 import { shownLocale } from "../../lib/format";
 import { apiFetch } from "../../lib/http";
 import { i18next } from "../../lib/i18n";
@@ -115,30 +116,18 @@ export function LearningMetricsPage() {
       />
 
       <Card className="mb-6">
-        <div
-          role="tablist"
-          aria-label={t("page.period")}
-          className="inline-flex rounded-lg border border-slate-300 bg-slate-100 p-1 dark:border-slate-700 dark:bg-slate-800"
-        >
-          {VIEWS.map((entry) => (
-            <Link
-              key={entry}
-              id={`metrics-view-${entry}`}
-              to="/app/learning-metrics"
-              search={{ ...search, view: entry } as never}
-              role="tab"
-              aria-selected={view === entry}
-              aria-controls="metrics-panel"
-              className={`rounded-md px-4 py-1.5 text-sm font-semibold ${
-                view === entry
-                  ? "bg-white text-brand-700 shadow-sm dark:bg-slate-950 dark:text-brand-100"
-                  : "text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white"
-              }`}
-            >
-              {t(`views.${entry}`)}
-            </Link>
-          ))}
-        </div>
+        <Tabs
+          label={t("page.period")}
+          look="pills"
+          idPrefix="metrics-view"
+          panelId="metrics-panel"
+          selected={view}
+          items={VIEWS.map((entry) => ({
+            id: entry,
+            label: t(`views.${entry}`),
+            link: { to: "/app/learning-metrics", search: { ...search, view: entry } as never },
+          }))}
+        />
 
         <div className="mt-5 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <TextField
@@ -204,7 +193,7 @@ export function LearningMetricsPage() {
       <div
         id="metrics-panel"
         role="tabpanel"
-        aria-labelledby={`metrics-view-${view}`}
+        aria-labelledby={tabId("metrics-view", view)}
         aria-busy={metrics.isFetching}
       >
         {metrics.isError && (
