@@ -38,6 +38,7 @@ async function fingerprint(db: Database) {
       (select sum(xp)::text from daily_student_metrics) as "dailyXp",
       (select sum(active_seconds)::text from daily_student_metrics) as "dailySeconds",
       (select count(*) from xp_ledger)::text as ledger,
+      (select count(*) || ' ' || sum(xp) from student_xp_periods)::text as "xpPeriods",
       (select value #>> '{}' from app_meta where key = 'export-probe') as probe`,
   );
   return row;
