@@ -21,11 +21,11 @@ import { CustomDates, useGuideClasses } from "./leaderboards-page";
 import {
   BoardError,
   BoardSkeleton,
-  defaultCustomDates,
   periodText,
   StaffHideToggle,
   SubjectAndGrade,
   TIMEFRAMES,
+  timeframeSearch,
   timeframeTabs,
   useSubjects,
   valueText,
@@ -98,13 +98,7 @@ export function AdminLeaderboardsPage() {
             to: PAGE,
             search: {
               ...search,
-              tf: id,
-              ...(id === "custom"
-                ? {
-                    startDate: search.startDate ?? defaultCustomDates().startDate,
-                    endDate: search.endDate ?? defaultCustomDates().endDate,
-                  }
-                : { startDate: undefined, endDate: undefined }),
+              ...timeframeSearch(id, search),
             } as never,
           }))}
         />

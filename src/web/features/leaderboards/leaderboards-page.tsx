@@ -20,7 +20,6 @@ import { isComplete, leaderboardQuery, requestOf } from "./api";
 import {
   BoardError,
   BoardSkeleton,
-  defaultCustomDates,
   FamilyHideSwitch,
   LeagueBanner,
   periodText,
@@ -28,6 +27,7 @@ import {
   Standings,
   SubjectAndGrade,
   TIMEFRAMES,
+  timeframeSearch,
   timeframeTabs,
   useSubjects,
   type Viewer,
@@ -184,14 +184,8 @@ function Board({ viewer, childId }: { viewer: Viewer; childId?: string }) {
             to: PAGE,
             search: {
               ...search,
-              tf: id,
               p: undefined,
-              ...(id === "custom"
-                ? {
-                    startDate: search.startDate ?? defaultCustomDates().startDate,
-                    endDate: search.endDate ?? defaultCustomDates().endDate,
-                  }
-                : { startDate: undefined, endDate: undefined }),
+              ...timeframeSearch(id, search),
             } as never,
           }))}
         />

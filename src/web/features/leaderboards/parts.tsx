@@ -46,9 +46,19 @@ export function timeframeTabs<Id extends LeaderboardTimeframe>(
 }
 
 /** The week up to today, where a custom period starts until its days are chosen. */
-export function defaultCustomDates(): { startDate: string; endDate: string } {
+function defaultCustomDates(): { startDate: string; endDate: string } {
   const today = localDateOf(new Date(), SCHOOL_TIME_ZONE);
   return { startDate: addDays(today, -6), endDate: today };
+}
+
+/** A timeframe's search values: a custom period keeps its days (or starts with the last week), others drop them. */
+export function timeframeSearch(
+  tf: LeaderboardTimeframe,
+  dates: { startDate?: string; endDate?: string },
+): { tf: LeaderboardTimeframe; startDate: string | undefined; endDate: string | undefined } {
+  if (tf !== "custom") return { tf, startDate: undefined, endDate: undefined };
+  const fallback = defaultCustomDates();
+  return { tf, startDate: dates.startDate ?? fallback.startDate, endDate: dates.endDate ?? fallback.endDate };
 }
 
 /** "256 XP", or for streaks "5 days". */
