@@ -34,12 +34,15 @@ export async function generateSchool(
     parents?: number;
     /** Every student, Guide and parent gets an email and the benchmark password. */
     everyoneSignsIn?: boolean;
+    /** Students per school (1,000 by default). */
+    studentsPerSchool?: number;
   },
 ) {
   const [existing] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from users`);
   if (existing?.n) throw new Error("The database is not empty: gen:data fills a separate, empty database");
   const { students, days, today } = options;
-  const schools = Math.ceil(students / STUDENTS_PER_SCHOOL);
+  const perSchool = options.studentsPerSchool ?? STUDENTS_PER_SCHOOL;
+  const schools = Math.ceil(students / perSchool);
   const classes = options.guides ?? Math.ceil(students / CLASS_SIZE);
   const classSize = Math.ceil(students / classes);
   const parents = Math.min(options.parents ?? 0, students);
@@ -65,39 +68,39 @@ export async function generateSchool(
   await db.execute(sql`insert into users (sourced_id, given_name, family_name, email, primary_org_sourced_id, grades)
     select 'gen-student-' || s, 'Student', lpad(s::text, 6, '0'),
       ${studentEmail},
-      'gen-school-' || ((s - 1) / ${STUDENTS_PER_SCHOOL} + 1), array[lpad(((s % 9) + 1)::text, 2, '0')]
+      'gen-school-' || ((s - 1) / ${perSchool} + 1), array[lpad(((s % 9) + 1)::text, 2, '0')]
     from generate_series(1, ${students}) s`);
   await db.execute(sql`insert into user_roles (user_sourced_id, role, role_type, org_sourced_id)
-    select 'gen-student-' || s, 'student', 'primary', 'gen-school-' || ((s - 1) / ${STUDENTS_PER_SCHOOL} + 1)
+    select 'gen-student-' || s, 'student', 'primary', 'gen-school-' || ((s - 1) / ${perSchool} + 1)
     from generate_series(1, ${students}) s`);
   await db.execute(sql`insert into users (sourced_id, given_name, family_name, email, primary_org_sourced_id)
     select 'gen-guide-' || c, 'Guide', lpad(c::text, 5, '0'), ${guideEmail},
-      'gen-school-' || (((c - 1) * ${classSize}) / ${STUDENTS_PER_SCHOOL} + 1)
+      'gen-school-' || (((c - 1) * ${classSize}) / ${perSchool} + 1)
     from generate_series(1, ${classes}) c`);
   await db.execute(sql`insert into user_roles (user_sourced_id, role, role_type, org_sourced_id)
-    select 'gen-guide-' || c, 'teacher', 'primary', 'gen-school-' || (((c - 1) * ${classSize}) / ${STUDENTS_PER_SCHOOL} + 1)
+    select 'gen-guide-' || c, 'teacher', 'primary', 'gen-school-' || (((c - 1) * ${classSize}) / ${perSchool} + 1)
     from generate_series(1, ${classes}) c`);
   await db.execute(sql`insert into classes (sourced_id, title, course_sourced_id, school_sourced_id, subjects)
-    select 'gen-class-' || c, 'Class ' || c, 'gen-course', 'gen-school-' || (((c - 1) * ${classSize}) / ${STUDENTS_PER_SCHOOL} + 1),
+    select 'gen-class-' || c, 'Class ' || c, 'gen-course', 'gen-school-' || (((c - 1) * ${classSize}) / ${perSchool} + 1),
       array['Math', 'Reading', 'Language', 'Science']
     from generate_series(1, ${classes}) c`);
   await db.execute(sql`insert into enrollments (sourced_id, user_sourced_id, class_sourced_id, school_sourced_id, role, "primary")
     select 'gen-enrollment-t' || c, 'gen-guide-' || c, 'gen-class-' || c,
-      'gen-school-' || (((c - 1) * ${classSize}) / ${STUDENTS_PER_SCHOOL} + 1), 'teacher', true
+      'gen-school-' || (((c - 1) * ${classSize}) / ${perSchool} + 1), 'teacher', true
     from generate_series(1, ${classes}) c`);
   await db.execute(sql`insert into enrollments (sourced_id, user_sourced_id, class_sourced_id, school_sourced_id, role)
     select 'gen-enrollment-s' || s, 'gen-student-' || s, 'gen-class-' || ((s - 1) / ${classSize} + 1),
-      'gen-school-' || ((s - 1) / ${STUDENTS_PER_SCHOOL} + 1), 'student'
+      'gen-school-' || ((s - 1) / ${perSchool} + 1), 'student'
     from generate_series(1, ${students}) s`);
 
   if (parents > 0) {
     await db.execute(sql`insert into users (sourced_id, given_name, family_name, email, primary_org_sourced_id)
       select 'gen-parent-' || s, 'Parent', lpad(s::text, 6, '0'),
         ${everyone ? sql`'parent-' || s || '@dash.bench'` : null},
-        'gen-school-' || ((s - 1) / ${STUDENTS_PER_SCHOOL} + 1)
+        'gen-school-' || ((s - 1) / ${perSchool} + 1)
       from generate_series(1, ${parents}) s`);
     await db.execute(sql`insert into user_roles (user_sourced_id, role, role_type, org_sourced_id)
-      select 'gen-parent-' || s, 'parent', 'primary', 'gen-school-' || ((s - 1) / ${STUDENTS_PER_SCHOOL} + 1)
+      select 'gen-parent-' || s, 'parent', 'primary', 'gen-school-' || ((s - 1) / ${perSchool} + 1)
       from generate_series(1, ${parents}) s`);
     await db.execute(sql`insert into user_agents (user_sourced_id, agent_sourced_id)
       select 'gen-student-' || s, 'gen-parent-' || s from generate_series(1, ${parents}) s`);

@@ -8,6 +8,8 @@ import { flowRoutes } from "./domains/activity/flow-routes";
 import { activityRoutes, ingestRoutes } from "./domains/activity/routes";
 import { authRoutes, passwordAdminRoutes } from "./domains/auth/routes";
 import { goalsRoutes } from "./domains/goals/routes";
+import { refuseLockedStudents } from "./domains/integrity/lockout";
+import { INCIDENT_INTAKE_PATH, integrityIntakeRoutes, integrityRoutes } from "./domains/integrity/routes";
 import { leaderboardsRoutes } from "./domains/leaderboards/routes";
 import { apiClientRoutes, oauthRoutes } from "./domains/oauth/routes";
 import { privacyAdminRoutes, privacyFamilyRoutes } from "./domains/privacy/routes";
@@ -34,6 +36,8 @@ import { webRoutes } from "./web";
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Learning apps post under here with their key: no session, no cookie. */
 const INGEST_PATHS = "/api/ingest/";
+/** Paths whose uploads are measured by their own, larger limits. */
+const OWN_BODY_LIMITS = new Set([ROSTER_IMPORT_PATH, INCIDENT_INTAKE_PATH]);
 
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
@@ -87,9 +91,9 @@ export function createApp(deps: AppDeps) {
   });
   const api = new Hono<AppEnv>()
     // Only requests that carry a body are measured: checking a GET costs a full request object.
-    // The roster import's .zip has a limit of its own.
+    // The roster import's .zip and the agent's screenshots have limits of their own.
     .use("*", (c, next) =>
-      c.req.method === "GET" || c.req.method === "HEAD" || c.req.path === ROSTER_IMPORT_PATH
+      c.req.method === "GET" || c.req.method === "HEAD" || OWN_BODY_LIMITS.has(c.req.path)
         ? next()
         : limitBody(c, next),
     )
@@ -110,8 +114,11 @@ export function createApp(deps: AppDeps) {
     )
     .route("/auth", authRoutes(deps))
     .route("/ingest", ingestRoutes(deps))
+    // The monitoring agent posts incidents with its key; only that one route is matched here.
+    .route("/integrity", integrityIntakeRoutes(deps))
     // Everything below needs a session: without one the answer is 401, even for unknown paths.
     .use("*", requireSession)
+    .use("*", refuseLockedStudents)
     .route("/live", liveRoutes(deps))
     .route("/", rosteringRoutes(deps))
     .route("/", courseRoutes(deps))
@@ -122,6 +129,7 @@ export function createApp(deps: AppDeps) {
     .route("/rewards", rewardsRoutes(deps))
     .route("/goals", goalsRoutes(deps))
     .route("/leaderboards", leaderboardsRoutes(deps))
+    .route("/integrity", integrityRoutes(deps))
     .route("/admin/api-clients", apiClientRoutes(deps))
     .route("/admin/roster", rosterBulkRoutes(deps))
     .route("/admin/privacy", privacyAdminRoutes(deps))

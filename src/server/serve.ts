@@ -28,7 +28,8 @@ export async function readyDatabase(database: DatabaseHandle, env: Env, logger: 
   timer.step("migrate");
   if (env.SEED_DEMO && (await isDatabaseEmpty(database.db))) {
     logger.info("seeding the demo school");
-    await seedDemoSchool(database.db);
+    // The demo's focus incidents come with drawn screenshots, stored where the server keeps files.
+    await seedDemoSchool(database.db, new Date(), fileStorageFromEnv(env));
   }
   await refuseDemoAccountsInProduction(database.db, env);
   timer.step("seedCheck");
@@ -64,9 +65,11 @@ export async function serveRequests(options: {
           return null;
         })
       : null;
+  const storage = fileStorageFromEnv(env);
   const jobs = createServerJobRunner({
     database,
     auth,
+    storage,
     logger,
     nightlyBackup: { dataDir: env.DATA_DIR, hour: env.BACKUP_HOUR, keep: env.BACKUP_KEEP },
   });
@@ -85,7 +88,7 @@ export async function serveRequests(options: {
     bus,
     live,
     secretBox,
-    storage: fileStorageFromEnv(env),
+    storage,
     jobs,
     webRoot,
   });

@@ -1,5 +1,6 @@
 import type { DatabaseHandle } from "./db/client";
 import type { AuthService } from "./domains/auth/service";
+import { defineIntegrityJobs } from "./domains/integrity/jobs";
 import { defineLeaderboardJobs } from "./domains/leaderboards/jobs";
 import { runDailyRetention } from "./domains/privacy/retention";
 import { defineRewardJobs } from "./domains/rewards/jobs";
@@ -8,6 +9,7 @@ import type { Logger } from "./lib/logger";
 import { sweepRateLimitWindows } from "./lib/rate-limit";
 import { type NightlyBackupSettings, runNightlyBackup } from "./platform/backup/nightly";
 import { createJobRunner, type JobRunner, pruneSucceededJobs } from "./platform/jobs/runner";
+import type { FileStorage } from "./platform/storage";
 
 const HOUR_MS = 60 * 60 * 1000;
 /** The hour (UTC) of the night's maintenance when no backup hour is set. */
@@ -19,6 +21,8 @@ const SUCCEEDED_JOBS_KEPT_DAYS = 14;
 interface ServerJobDeps {
   database: DatabaseHandle;
   auth: AuthService;
+  /** Where evidence and pictures are kept, for the jobs that delete them. */
+  storage: FileStorage;
   /** Where and when the embedded database's nightly backup is written; none without. */
   nightlyBackup?: NightlyBackupSettings;
   logger: Logger;
@@ -29,6 +33,7 @@ interface ServerJobDeps {
 export function createServerJobRunner({
   database,
   auth,
+  storage,
   logger,
   nightlyBackup,
   now = () => new Date(),
@@ -70,6 +75,7 @@ export function createServerJobRunner({
 
   defineRewardJobs(runner, db, now, logger);
   defineLeaderboardJobs(runner, db, now, logger);
+  defineIntegrityJobs(runner, db, storage, now, logger);
 
   // The quiet hour of the night: the embedded database's maintenance and backup run then.
   const quietHour = String(nightlyBackup?.hour ?? DEFAULT_QUIET_HOUR).padStart(2, "0");

@@ -364,6 +364,11 @@ export async function queryJsonRows<Row>(db: Database, query: SQL): Promise<Row[
   return result?.rows ?? [];
 }
 
+/** An instant as ISO 8601 text in UTC with milliseconds, for rows that leave the query as JSON or text. */
+export function isoInstant(column: SQL): SQL {
+  return sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
 /** Runs raw SQL and returns its rows; both drivers answer with `{ rows }`. */
 export async function queryRows<Row>(db: Database, query: SQL): Promise<Row[]> {
   const result = (await db.execute(query)) as { rows: Row[] };

@@ -14,7 +14,8 @@ export type MetaKey =
   | "daily_xp_goals"
   | "xp_rules"
   | "retention_settings"
-  | "reward_settings";
+  | "reward_settings"
+  | "integrity_settings";
 
 export async function getMeta(db: Database, key: MetaKey): Promise<unknown> {
   const [row] = await db.select({ value: appMeta.value }).from(appMeta).where(eq(appMeta.key, key));

@@ -2,6 +2,7 @@
 export * from "../domains/activity/schema";
 export * from "../domains/auth/schema";
 export * from "../domains/goals/schema";
+export * from "../domains/integrity/schema";
 export * from "../domains/leaderboards/schema";
 export * from "../domains/oauth/schema";
 export * from "../domains/privacy/schema";

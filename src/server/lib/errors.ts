@@ -9,6 +9,8 @@ const STATUS_BY_CODE = {
   unauthenticated: 401,
   invalid_credentials: 401,
   forbidden: 403,
+  // A student whose dashboard is locked, asking for anything but the locked page's few calls.
+  dashboard_locked: 403,
   not_found: 404,
   conflict: 409,
   // The Alphas' refusals, each a 409 a client can tell apart.

@@ -19,6 +19,7 @@ import {
 } from "../domains/rostering/schema";
 import type { Env } from "../env";
 import { hashSecret } from "../lib/secrets";
+import type { FileStorage } from "../platform/storage";
 import {
   DEMO_ACCOUNTS,
   DEMO_APP_KEY,
@@ -30,6 +31,7 @@ import {
 } from "./demo-accounts";
 import { seedDemoActivity } from "./demo-activity";
 import { seedDemoGoals } from "./demo-goals";
+import { seedDemoIntegrity } from "./demo-integrity";
 import { seedDemoLeaderboards } from "./demo-leaderboards";
 import { seedDemoRewards } from "./demo-rewards";
 
@@ -233,7 +235,11 @@ function person(
  */
 const DEMO_PASSWORD_COST: ScryptCost = { N: 2 ** 10, r: 8, p: 1 };
 
-export async function seedDemoSchool(db: Database, today: Date = new Date()): Promise<void> {
+export async function seedDemoSchool(
+  db: Database,
+  today: Date = new Date(),
+  storage?: FileStorage,
+): Promise<void> {
   const rand = seededRandom(20260817);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
   const { startYear, title: yearTitle } = schoolYearOf(today);
@@ -544,6 +550,7 @@ export async function seedDemoSchool(db: Database, today: Date = new Date()): Pr
   await seedDemoRewards(db, today);
   await seedDemoLeaderboards(db, today);
   await seedDemoGoals(db, today);
+  await seedDemoIntegrity(db, today, storage);
 }
 
 export async function isDatabaseEmpty(db: Database): Promise<boolean> {

@@ -41,6 +41,8 @@ export const activityFactSchema = z
     subject: z.string().trim().min(1, invalid("subjectRequired")).max(100),
     activityId: z.string().trim().max(200).optional(),
     activityName: z.string().trim().max(300).optional(),
+    /** The app's learning session: a focus incident naming it can void its XP. */
+    sessionId: z.string().trim().min(1).max(200).optional(),
     expectedXp: z.number().min(0).max(1000).optional(),
     xpEarned: z.number().min(0).max(1000).optional(),
     totalQuestions: count,
@@ -281,7 +283,8 @@ export const xpHistoryEntrySchema = z.object({
   id: z.string(),
   amount: z.number(),
   reason: z.string(),
-  source: z.enum(["activity", "manual"]),
+  /** `integrity`: XP voided after a confirmed focus incident, or given back on appeal. */
+  source: z.enum(["activity", "manual", "integrity"]),
   subject: z.string(),
   localDate: z.string(),
   createdAt: z.string(),

@@ -2,7 +2,14 @@ import { z } from "zod";
 import { invalid } from "../validation-messages";
 import { changesOf } from "./fields";
 
-/** Learning apps registered by administrators, and the API keys they report activity with. */
+/**
+ * Learning apps registered by administrators, and the API keys they report activity with. A
+ * monitoring agent is registered the same way, with the kind `agent`: its keys report focus
+ * incidents and nothing else, and a learning app's keys never report incidents.
+ */
+
+export const APP_KINDS = ["learning", "agent"] as const;
+export type AppKind = (typeof APP_KINDS)[number];
 
 const appFields = {
   name: z.string().trim().min(1, invalid("nameApp")).max(100),
@@ -12,9 +19,10 @@ const appFields = {
   isActive: z.boolean(),
 };
 
-/** A new app: what is left out takes its default. */
+/** A new app: what is left out takes its default. Its kind is chosen once. */
 export const learningAppInputSchema = z.object({
   ...appFields,
+  kind: z.enum(APP_KINDS, { message: invalid("appKindOneOf") }).default("learning"),
   subjects: appFields.subjects.default([]),
   launchUrl: appFields.launchUrl.default(null),
   icon: appFields.icon.default(null),
@@ -29,6 +37,7 @@ export const appKeyInputSchema = z.object({ label: z.string().trim().min(1, inva
 export const learningAppSchema = z.object({
   id: z.string(),
   name: z.string(),
+  kind: z.enum(APP_KINDS),
   subjects: z.array(z.string()),
   launchUrl: z.string().nullable(),
   icon: z.string().nullable(),

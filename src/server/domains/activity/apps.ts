@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import type { AppKind } from "../../../shared/contracts/learning-apps";
 import type { Database } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
@@ -9,8 +10,16 @@ import { appApiKeys, learningApps } from "./schema";
 
 const KEY_PREFIX_LENGTH = 12;
 
-/** The active app a bearer key belongs to, or an AppError saying what is wrong. */
-export async function authenticateAppKey(db: Database, authorization: string | undefined, now: Date) {
+/**
+ * The active app of the given kind a bearer key belongs to, or an AppError saying what is wrong: a
+ * learning app's key reports activity, a monitoring agent's key reports incidents, and neither the other.
+ */
+export async function authenticateAppKey(
+  db: Database,
+  authorization: string | undefined,
+  now: Date,
+  kind: AppKind,
+) {
   const secret = /^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1];
   if (!secret)
     throw new AppError(
@@ -22,6 +31,7 @@ export async function authenticateAppKey(db: Database, authorization: string | u
       keyId: appApiKeys.id,
       appId: appApiKeys.appId,
       isActive: learningApps.isActive,
+      kind: learningApps.kind,
       lastUsedAt: appApiKeys.lastUsedAt,
     })
     .from(appApiKeys)
@@ -29,6 +39,7 @@ export async function authenticateAppKey(db: Database, authorization: string | u
     .where(and(eq(appApiKeys.keyHash, hashSecret(secret)), isNull(appApiKeys.revokedAt)));
   if (!key) throw new AppError("unauthenticated", message("activity:apps.unknownKey"));
   if (!key.isActive) throw new AppError("forbidden", message("activity:apps.switchedOff"));
+  if (key.kind !== kind) throw new AppError("forbidden", message(`activity:apps.keyOfKind.${key.kind}`));
   // Written at most once a minute, so a busy app does not turn every batch into two writes.
   if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > 60_000) {
     await db.update(appApiKeys).set({ lastUsedAt: now }).where(eq(appApiKeys.id, key.keyId));
@@ -36,11 +47,16 @@ export async function authenticateAppKey(db: Database, authorization: string | u
   return key;
 }
 
-export async function listApps(db: Database, options: { onlyActive: boolean }) {
+/** Every app for administrators; for everyone else, the active learning apps (not the monitoring agent). */
+export async function listApps(db: Database, options: { onlyActiveLearning: boolean }) {
   return db
     .select()
     .from(learningApps)
-    .where(options.onlyActive ? eq(learningApps.isActive, true) : sql`true`)
+    .where(
+      options.onlyActiveLearning
+        ? and(eq(learningApps.isActive, true), eq(learningApps.kind, "learning"))
+        : sql`true`,
+    )
     .orderBy(asc(learningApps.name));
 }
 

@@ -102,6 +102,7 @@ export function readCaliperEvent(event: unknown): IngestItem {
     subject: text(object.subject) ?? text(extensions.subject),
     activityId: text(object.id),
     activityName: isObject(object.activity) ? text(object.activity.name) : text(object.name),
+    sessionId: isObject(event.session) ? text(event.session.id) : text(event.session),
     expectedXp: number(extensions.expectedXp),
     attempt: number(extensions.attempt) ?? number(generated.count),
   };

@@ -430,6 +430,7 @@ async function storeEvents(
     subject: fact.subject,
     activity_id: fact.activityId ?? null,
     activity_name: fact.activityName ?? null,
+    session_id: fact.sessionId ?? null,
     expected_xp: fact.expectedXp ?? fact.xpEarned ?? null,
     total_questions: fact.totalQuestions,
     correct_questions: fact.correctQuestions,
@@ -449,16 +450,16 @@ async function storeEvents(
     sql`with batch as (
           select * from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as b(
             event_id text, student_sourced_id text, occurred_at timestamptz, local_date date, subject text,
-            activity_id text, activity_name text, expected_xp numeric, total_questions int, correct_questions int,
-            mastered_units int, score_percent numeric, active_seconds int, inactive_seconds int, waste_seconds int,
+            activity_id text, activity_name text, session_id text, expected_xp numeric, total_questions int,
+            correct_questions int, mastered_units int, score_percent numeric, active_seconds int, inactive_seconds int, waste_seconds int,
             anti_pattern_seconds int, attempt int, awarded_xp numeric, xp_explanation text, reason text)),
         events as (
           insert into activity_events (app_id, event_id, student_sourced_id, occurred_at, local_date, subject,
-            activity_id, activity_name, expected_xp, total_questions, correct_questions, mastered_units,
+            activity_id, activity_name, session_id, expected_xp, total_questions, correct_questions, mastered_units,
             score_percent, active_seconds, inactive_seconds, waste_seconds, anti_pattern_seconds, attempt, awarded_xp,
             xp_explanation, received_at)
           select ${appId}::uuid, event_id, student_sourced_id, occurred_at, local_date, subject, activity_id,
-            activity_name, expected_xp, total_questions, correct_questions, mastered_units, score_percent, active_seconds,
+            activity_name, session_id, expected_xp, total_questions, correct_questions, mastered_units, score_percent, active_seconds,
             inactive_seconds, waste_seconds, anti_pattern_seconds, attempt, awarded_xp, xp_explanation, ${now}::timestamptz
           from batch
           on conflict (app_id, event_id) do nothing

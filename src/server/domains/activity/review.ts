@@ -158,6 +158,7 @@ export async function approveHeldEvent(
         subject: row.subject,
         activityId: fact.activityId ?? null,
         activityName: fact.activityName ?? null,
+        sessionId: fact.sessionId ?? null,
         expectedXp: fact.expectedXp ?? fact.xpEarned ?? null,
         totalQuestions: fact.totalQuestions,
         correctQuestions: fact.correctQuestions,

@@ -57,7 +57,7 @@ export function ingestRoutes({ db, auth, env, live, jobs }: AppDeps) {
   };
   return new Hono<AppEnv & { Variables: { appId: string } }>()
     .use("*", async (c, next) => {
-      const key = await authenticateAppKey(db, c.req.header("authorization"), auth.now());
+      const key = await authenticateAppKey(db, c.req.header("authorization"), auth.now(), "learning");
       c.set("appId", key.appId);
       await next();
     })
@@ -123,10 +123,12 @@ export function activityRoutes({ db, readDb, auth, live }: AppDeps) {
   return (
     new Hono<AppEnv>()
       // Every signed-in person sees the active apps (students launch them from home).
-      .get("/apps", async (c) => c.json({ success: true, data: await listApps(db, { onlyActive: true }) }))
+      .get("/apps", async (c) =>
+        c.json({ success: true, data: await listApps(db, { onlyActiveLearning: true }) }),
+      )
       .get("/admin/apps", async (c) => {
         requireActiveRole(c, ADMIN, message("activity:actions.manageApps"));
-        return c.json({ success: true, data: await listApps(db, { onlyActive: false }) });
+        return c.json({ success: true, data: await listApps(db, { onlyActiveLearning: false }) });
       })
       .post("/admin/apps", async (c) => {
         requireActiveRole(c, ADMIN, message("activity:actions.manageApps"));

@@ -14,12 +14,15 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import type { HeldEventStatus } from "../../../shared/contracts/activity";
+import type { AppKind } from "../../../shared/contracts/learning-apps";
 import { users } from "../rostering/schema";
 
 /** Learning apps that report activity, registered by administrators. */
 export const learningApps = pgTable("learning_apps", {
   id: uuid("id").primaryKey().defaultRandom(),
   name: text("name").notNull(),
+  /** `learning` for an app that reports activity, `agent` for the monitoring agent that reports incidents. */
+  kind: text("kind").$type<AppKind>().notNull().default("learning"),
   subjects: text("subjects").array().notNull().default(sql`'{}'::text[]`),
   launchUrl: text("launch_url"),
   icon: text("icon"),
@@ -65,6 +68,8 @@ export const activityEvents = pgTable(
     subject: text("subject").notNull(),
     activityId: text("activity_id"),
     activityName: text("activity_name"),
+    /** The app's learning session, which a focus incident may name: its XP can be voided with it. */
+    sessionId: text("session_id"),
     expectedXp: numeric("expected_xp", { precision: 10, scale: 2, mode: "number" }),
     totalQuestions: integer("total_questions").notNull().default(0),
     correctQuestions: integer("correct_questions").notNull().default(0),
@@ -83,6 +88,9 @@ export const activityEvents = pgTable(
   (table) => [
     uniqueIndex("activity_events_app_event_idx").on(table.appId, table.eventId),
     index("activity_events_student_day_idx").on(table.studentSourcedId, table.localDate),
+    index("activity_events_session_idx")
+      .on(table.studentSourcedId, table.sessionId)
+      .where(sql`${table.sessionId} is not null`),
     // The events that earn Alphas (mastered units, scored tests), found by day by the earning rules.
     index("activity_events_earning_day_idx")
       .on(table.localDate)
@@ -101,7 +109,7 @@ export const xpLedger = pgTable(
     studentSourcedId: text("student_sourced_id").notNull(),
     amount: numeric("amount", { precision: 10, scale: 2, mode: "number" }).notNull(),
     reason: text("reason").notNull(),
-    source: text("source").$type<"activity" | "manual">().notNull(),
+    source: text("source").$type<"activity" | "manual" | "integrity">().notNull(),
     activityEventId: uuid("activity_event_id"),
     actorSourcedId: text("actor_sourced_id"),
     localDate: date("local_date").notNull(),
@@ -113,6 +121,10 @@ export const xpLedger = pgTable(
   (table) => [
     uniqueIndex("xp_ledger_idempotency_idx").on(table.idempotencyKey),
     index("xp_ledger_student_day_idx").on(table.studentSourcedId, table.localDate),
+    // XP voided after focus incidents, found by event so an event is voided once at a time.
+    index("xp_ledger_integrity_event_idx")
+      .on(table.activityEventId)
+      .where(sql`${table.source} = 'integrity'`),
   ],
 );
 

@@ -279,3 +279,72 @@ export async function xpDay(
   };
   return result;
 }
+
+/**
+ * Voids the XP a student earned in one learning session of an app, after a focus incident naming
+ * that session was confirmed: a negative ledger entry per event, each keyed by the incident and
+ * the event, for events not already voided by another incident. Runs inside the caller's
+ * transaction; answers the XP voided and the summaries to rewrite once it commits.
+ */
+export async function voidSessionXp(
+  tx: Database,
+  voiding: { incidentId: string; studentId: string; sessionId: string },
+  now: Date,
+): Promise<{ voided: number; changed: ChangedSummaries }> {
+  const rows = await queryRows<{ xp: string | number | null }>(
+    tx,
+    sql`with voided as (
+        insert into xp_ledger (student_sourced_id, amount, reason, source, activity_event_id, local_date, subject,
+          app_id, idempotency_key, created_at)
+        select e.student_sourced_id, -e.awarded_xp, ${VOIDED_REASON}, 'integrity', e.id, e.local_date, e.subject,
+          e.app_id, 'integrity:' || ${voiding.incidentId} || ':void:' || e.id, ${now}
+        from activity_events e
+        where e.student_sourced_id = ${voiding.studentId} and e.session_id = ${voiding.sessionId}
+          and e.awarded_xp > 0
+          and (select coalesce(sum(v.amount), 0) from xp_ledger v
+            where v.activity_event_id = e.id and v.source = 'integrity') = 0
+        order by e.local_date, e.subject, e.app_id
+        on conflict (idempotency_key) do nothing
+        returning student_sourced_id, local_date, subject, app_id, amount),
+      totals as (
+        ${upsertDailyTotals(sql`select student_sourced_id, local_date, subject, app_id::text, sum(amount), 0, 0, 0, 0, 0, 0,
+            null::timestamptz from voided group by 1, 2, 3, 4 order by 1, 2, 3, 4`)})
+      select -sum(amount) as xp from voided`,
+  );
+  const voided = Number(rows[0]?.xp ?? 0);
+  const changed = voided > 0 ? await markHomeSummariesChanged(tx, [voiding.studentId]) : new Map();
+  return { voided, changed };
+}
+
+/** Gives back the XP an incident voided, when its strike is lifted on appeal. */
+export async function restoreVoidedXp(
+  tx: Database,
+  incidentId: string,
+  now: Date,
+): Promise<ChangedSummaries> {
+  const restored = await queryRows<{ studentId: string }>(
+    tx,
+    sql`with restored as (
+        insert into xp_ledger (student_sourced_id, amount, reason, source, activity_event_id, local_date, subject,
+          app_id, idempotency_key, created_at)
+        select v.student_sourced_id, -v.amount, ${RESTORED_REASON}, 'integrity', v.activity_event_id, v.local_date,
+          v.subject, v.app_id, 'integrity:' || ${incidentId} || ':restore:' || v.activity_event_id, ${now}
+        from xp_ledger v
+        where v.idempotency_key like ${`integrity:${incidentId}:void:%`}
+        order by v.local_date, v.subject, v.app_id
+        on conflict (idempotency_key) do nothing
+        returning student_sourced_id, local_date, subject, app_id, amount),
+      totals as (
+        ${upsertDailyTotals(sql`select student_sourced_id, local_date, subject, app_id::text, sum(amount), 0, 0, 0, 0, 0, 0,
+            null::timestamptz from restored group by 1, 2, 3, 4 order by 1, 2, 3, 4`)})
+      select distinct student_sourced_id as "studentId" from restored`,
+  );
+  return markHomeSummariesChanged(
+    tx,
+    restored.map((row) => row.studentId),
+  );
+}
+
+// The ledger keeps a reason per entry as written; the history names the source beside it.
+const VOIDED_REASON = "Voided: a focus incident in this session was confirmed";
+const RESTORED_REASON = "Given back: the focus incident was lifted on appeal";

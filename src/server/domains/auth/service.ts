@@ -49,9 +49,19 @@ export interface SignedInSession {
   tokenHash: string;
   user: AuthUser;
   impersonation: Impersonation | null;
+  /** The signed-in person's dashboard is locked (integrity): as a student they may call almost nothing. */
+  isDashboardLocked: boolean;
 }
 
+/**
+ * Read with the session, so the locked-dashboard gate costs no query of its own; a lock or an
+ * unlock drops the student's cached sessions (forgetUser).
+ */
+const isDashboardLocked = sql`exists (select 1 from integrity_lockouts l
+  where l.student_sourced_id = u.sourced_id and l.unlocked_at is null) as "isDashboardLocked"`;
+
 interface SessionRow extends UserProfileRow {
+  isDashboardLocked: boolean;
   expiresAt: Date | string;
   lastSeenAt: Date | string;
   impersonatedUserSourcedId: string | null;
@@ -169,12 +179,13 @@ export function createAuthService(
   /** Signs in by email, or by username for accounts without an email (young students). */
   async function login(input: { email: string; password: string; ip: string; userAgent: string | null }) {
     const email = input.email.trim().toLowerCase();
-    let account: (UserProfileRow & { passwordHash: string }) | undefined;
+    type Account = UserProfileRow & { passwordHash: string; isDashboardLocked: boolean };
+    let account: Account | undefined;
     const isValid = await checkPassword(email, input.ip, input.password, async () => {
-      const accounts = await queryRows<UserProfileRow & { passwordHash: string }>(
+      const accounts = await queryRows<Account>(
         db,
         sql`
-        select ${userProfileColumns}, c.password_hash as "passwordHash"
+        select ${userProfileColumns}, c.password_hash as "passwordHash", ${isDashboardLocked}
         from users u join user_credentials c on c.user_sourced_id = u.sourced_id
         where ${email.includes("@") ? sql`lower(u.email) = ${email}` : sql`lower(u.username) = ${email}`} and ${isActiveUser}
         limit 2`,
@@ -198,7 +209,12 @@ export function createAuthService(
       ipAddress: input.ip,
       userAgent: input.userAgent?.slice(0, 500) ?? null,
     });
-    const session: SignedInSession = { tokenHash, user: toAuthUser(account), impersonation: null };
+    const session: SignedInSession = {
+      tokenHash,
+      user: toAuthUser(account),
+      impersonation: null,
+      isDashboardLocked: account.isDashboardLocked,
+    };
     return { token, session };
   }
 
@@ -259,7 +275,7 @@ export function createAuthService(
       select ${userProfileColumns}, s.expires_at as "expiresAt", s.last_seen_at as "lastSeenAt",
         s.impersonated_user_sourced_id as "impersonatedUserSourcedId", s.impersonation_reason as "impersonationReason",
         s.impersonation_started_at as "impersonationStartedAt", s.impersonation_expires_at as "impersonationExpiresAt",
-        s.impersonation_viewer_role as "impersonationViewerRole"
+        s.impersonation_viewer_role as "impersonationViewerRole", ${isDashboardLocked}
       from sessions s join users u on u.sourced_id = s.user_sourced_id
       where s.token_hash = ${tokenHash} and ${isActiveUser}`,
     );
@@ -279,6 +295,7 @@ export function createAuthService(
       tokenHash,
       user: toAuthUser(row),
       impersonation: await loadImpersonation(tokenHash, row, at),
+      isDashboardLocked: row.isDashboardLocked,
     };
     if (cache.size >= SESSION_CACHE_MAX_ENTRIES) cache.clear();
     // An impersonation that ends before the cache entry would must be noticed on time.

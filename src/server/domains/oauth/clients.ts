@@ -6,7 +6,7 @@ import {
   type apiClientListQuerySchema,
   ONEROSTER_SCOPE_LIST,
 } from "../../../shared/contracts/api-clients";
-import { type Database, queryRows } from "../../db/client";
+import { type Database, isoInstant, queryRows } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { hashSecret, newSecret } from "../../lib/secrets";
@@ -49,9 +49,6 @@ interface ApiClientRow {
   revokedAt: string | null;
   total?: number | string;
 }
-
-const isoInstant = (column: ReturnType<typeof sql>) =>
-  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 const clientColumns = sql`c.id, c.name, c.client_id as "clientId", c.scopes,
   ${isoInstant(sql`c.created_at`)} as "createdAt", ${isoInstant(sql`c.last_used_at`)} as "lastUsedAt",

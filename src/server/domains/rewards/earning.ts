@@ -20,7 +20,8 @@ import {
   weeklyXpOfDailyGoals,
 } from "../goals/daily-goals";
 import { weeklyGoalIdOf } from "../goals/progress";
-import { lockAccount, nameOf, postEntries } from "./ledger";
+import { nameOf } from "../rostering/queries";
+import { lockAccount, postEntries } from "./ledger";
 import { rewardSettingsOf } from "./settings";
 
 /**

@@ -13,8 +13,9 @@ import { type Database, queryJsonRows, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { type Message, message, translate } from "../../lib/i18n";
+import { nameOf } from "../rostering/queries";
 import { assertSeesStudent } from "./grants";
-import { assertAffordable, moveAlphas, nameOf, readAccount } from "./ledger";
+import { assertAffordable, moveAlphas, readAccount } from "./ledger";
 
 /** The ledger as people read it: each entry with its reason in their language and who made it. */
 

@@ -255,9 +255,3 @@ export function assertAffordable(
       }),
     );
 }
-
-/** `SQL` for a person's display name, for lists that name students and actors. */
-export function nameOf(userId: SQL): SQL {
-  return sql`(select coalesce(n.preferred_first_name, n.given_name) || ' ' || n.family_name
-    from users n where n.sourced_id = ${userId})`;
-}

@@ -10,10 +10,11 @@ import { type Database, isUniqueViolation, queryJsonRows, queryRows, uuidEquals 
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
+import { nameOf } from "../rostering/queries";
 import { studentIdsInReach } from "../rostering/scope";
 import { isFamily, isStaff } from "./grants";
 import { itemImagePath, itemsForStudents } from "./items";
-import { assertAffordable, entriesWritten, lockAccount, type NewEntry, nameOf, postEntries } from "./ledger";
+import { assertAffordable, entriesWritten, lockAccount, type NewEntry, postEntries } from "./ledger";
 import { rewardSettingsOf, STORED_REWARD_SETTINGS, settingsFrom } from "./settings";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

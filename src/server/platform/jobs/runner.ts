@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { type SQL, sql } from "drizzle-orm";
 import { JOB_NAME_PATTERN, type JobOutcome, type JobSummary } from "../../../shared/contracts/jobs";
 import { DEFAULT_LANGUAGE, type Language } from "../../../shared/languages";
-import { type Database, queryRows } from "../../db/client";
+import { type Database, isoInstant, queryRows } from "../../db/client";
 import { type Message, translate } from "../../lib/i18n";
 import type { Logger } from "../../lib/logger";
 import {
@@ -75,7 +75,6 @@ const DEFAULTS = { timeoutMs: 5 * 60_000, maxAttempts: 5, backoffMs: 30_000, max
 const LEASE_MARGIN_MS = 30_000;
 const DEFAULT_STOP_GRACE_MS = 10_000;
 
-const isoText = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const at = (instant: Date) => sql`${instant.toISOString()}::timestamptz`;
 
 /**
@@ -367,11 +366,11 @@ export function createJobRunner(options: JobRunnerOptions) {
       // Per name, the latest run by its index and the counts by the partial index of open and
       // failed jobs: succeeded runs, the bulk of the table, are never read.
       sql`select names.name,
-            ${isoText(sql`latest.started_at`)} as "startedAt", ${isoText(sql`latest.finished_at`)} as "finishedAt",
+            ${isoInstant(sql`latest.started_at`)} as "startedAt", ${isoInstant(sql`latest.finished_at`)} as "finishedAt",
             latest.state,
             (extract(epoch from latest.finished_at - latest.started_at) * 1000)::int as "durationMs",
             latest.last_error as "lastError", latest.requested_by as "requestedBy",
-            counts.queued, counts.running, counts.failed, ${isoText(sql`counts.next_due_at`)} as "nextDueAt"
+            counts.queued, counts.running, counts.failed, ${isoInstant(sql`counts.next_due_at`)} as "nextDueAt"
           from (values ${sql.join(
             names.map((name) => sql`(${name})`),
             sql`, `,

@@ -19,12 +19,13 @@ function dispositionOf(kind: "inline" | "attachment", fileName: string): string 
 
 /**
  * The HTTP answer that hands a stored file to the browser: its own content type with `nosniff`,
- * images inline (for <img>) and everything else as a download, and a private cache. Its body
+ * images inline (for <img>) and everything else as a download, and a private cache (evidence asks
+ * for none at all). Its body
  * streams from the storage.
  */
 export function fileResponse(
   file: StoredFile,
-  options: { fileName?: string; download?: boolean } = {},
+  options: { fileName?: string; download?: boolean; cacheControl?: string } = {},
 ): Response {
   const info = KINDS[file.kind];
   const fileName = options.fileName ?? file.key.slice(file.key.lastIndexOf("/") + 1);
@@ -37,7 +38,7 @@ export function fileResponse(
       "Content-Disposition": dispositionOf(disposition, fileName),
       "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": FILE_POLICY,
-      "Cache-Control": FILE_CACHE_CONTROL,
+      "Cache-Control": options.cacheControl ?? FILE_CACHE_CONTROL,
     },
   });
 }
