@@ -684,3 +684,51 @@ export function runOnBothDatabases<Result>(options: {
     process.exit(1);
   });
 }
+
+/** One load measured against its target. */
+export interface Measurement {
+  name: string;
+  target: string;
+  result: LoadResult;
+  passed: boolean;
+}
+
+/** A load's figures judged against a p95 target. */
+export function p95Measurement(name: string, result: LoadResult, targetMs: number): Measurement {
+  return {
+    name,
+    target: `p95 < ${targetMs} ms`,
+    result,
+    passed: result.failures === 0 && result.p95 < targetMs,
+  };
+}
+
+/**
+ * A report: its title and dataset line, then a table of each database's measurements (and any
+ * rows of other figures a benchmark adds, in the same columns).
+ */
+export function printReport(
+  title: string,
+  dataset: string,
+  suites: { db: string; measurements: Measurement[]; otherRows?: string[] }[],
+): void {
+  const lines = [
+    "",
+    `## ${title} (${new Date().toISOString()})`,
+    "",
+    dataset,
+    "",
+    "| Database | Measure | req/s | p50 ms | p95 ms | p99 ms | failed | target | |",
+    "|---|---|---:|---:|---:|---:|---:|---|---|",
+  ];
+  for (const suite of suites) {
+    for (const { name, target, result: r, passed } of suite.measurements) {
+      const cells = [figure(r.requestsPerSecond, 0), figure(r.p50), figure(r.p95), figure(r.p99)];
+      lines.push(
+        `| ${suite.db} | ${name} | ${cells.join(" | ")} | ${r.failures} | ${target} | ${passed ? "PASS" : "FAIL"} |`,
+      );
+    }
+    lines.push(...(suite.otherRows ?? []));
+  }
+  console.log(lines.join("\n"));
+}

@@ -81,6 +81,21 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     () => import("./features/flow/flow-pages"),
     "StudentChunksPage",
   ),
+  "/app/flow/cheating/pending": featurePage(
+    "integrity",
+    () => import("./features/integrity/queue-pages"),
+    "PendingIncidentsPage",
+  ),
+  "/app/flow/cheating/resolved": featurePage(
+    "integrity",
+    () => import("./features/integrity/queue-pages"),
+    "ResolvedIncidentsPage",
+  ),
+  "/app/dashboard-locked": featurePage(
+    "integrity",
+    () => import("./features/integrity/locked-page"),
+    "DashboardLockedPage",
+  ),
   "/app/timeback": featurePage("timeback", () => import("./features/timeback/timeback-page"), "TimebackPage"),
   "/app/xp/manual": featurePage("xp", () => import("./features/xp/manual-xp-page"), "ManualXpPage"),
   "/app/xp-stats": featurePage("xp", () => import("./features/xp/xp-stats-page"), "XpStatsPage"),

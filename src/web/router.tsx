@@ -17,6 +17,7 @@ import { RouteError } from "./components/route-error";
 import { configQuery, INVALID_AUTH_DATA, meQuery } from "./features/auth/api";
 import { type AuthState, accessSubjectOf, toAuthState } from "./features/auth/auth-state";
 import { afterSignInPath } from "./features/auth/login-redirect";
+import { lockoutRedirect } from "./features/integrity/lockout";
 import { AppShell } from "./features/shell/app-shell";
 import { pageComponents, pageLoaders } from "./pages";
 
@@ -162,6 +163,9 @@ function pageRoute(route: PageRoute) {
       if (!auth) return;
       const decision = decideAccess(route, accessSubjectOf(auth));
       if (!decision.allowed) throw redirect({ href: decision.redirectTo, replace: true });
+      // A student whose dashboard is locked goes back to the page that says so.
+      const locked = lockoutRedirect(queryClient, auth, route.path);
+      if (locked) throw locked;
     },
     component,
     staticData: { pagePath: route.path },

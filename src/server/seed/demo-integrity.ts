@@ -184,23 +184,13 @@ function strike(
   text: string,
   confidence: number,
 ): DemoIncident {
+  const isAva = student === demoId("student-ava");
   return {
-    student,
-    daysAgo,
-    type: "off_task_app",
-    app,
-    text,
-    confidence,
-    scene,
+    ...waiting(student, daysAgo, scene, app, text, confidence),
     status: "confirmed",
     decisions: [
       [MAYA, "teacher", "confirm", `${app} was open during the learning session.`],
-      [
-        student === demoId("student-ava") ? PAT : ALEX,
-        student === demoId("student-ava") ? "proctor" : "administrator",
-        "confirm",
-        "Confirmed from the screenshot.",
-      ],
+      [isAva ? PAT : ALEX, isAva ? "proctor" : "administrator", "confirm", "Confirmed from the screenshot."],
     ],
   };
 }

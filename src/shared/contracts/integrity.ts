@@ -34,7 +34,11 @@ export const OPEN_REVIEW_STATUSES = [
 /** A strike counts while it is confirmed (or appealed and not yet decided) and has not expired. */
 export const STRIKE_STATUSES = ["confirmed", "appealed"] as const satisfies ReviewStatus[];
 
-/** `GET /api/integrity/incidents?status=`: the spec's three groups. */
+/**
+ * `GET /api/integrity/incidents?status=`: the spec's three groups. `pending`: the review queue (its
+ * open statuses); `confirmed`: the strikes (appealed ones too, which count until decided);
+ * `resolved`: confirmed and dismissed.
+ */
 export const INCIDENT_GROUPS = ["pending", "confirmed", "resolved"] as const;
 export type IncidentGroup = (typeof INCIDENT_GROUPS)[number];
 

@@ -2,6 +2,12 @@ import type { z } from "zod";
 import { apiErrorSchema } from "../../shared/contracts/errors";
 import { currentLanguage, i18next } from "./i18n";
 
+/**
+ * Raised on the window when the server refuses a call because the signed-in student's dashboard is
+ * locked: the shell then takes them to the page that explains it (see features/integrity/lockout.ts).
+ */
+export const DASHBOARD_LOCKED_EVENT = "dashboard-locked";
+
 /** A failed API call, carrying the server's readable message. */
 export class ApiRequestError extends Error {
   constructor(
@@ -59,6 +65,8 @@ export async function apiAnswer<Schema extends z.ZodType>(
   if (!response.ok) {
     const error = apiErrorSchema.safeParse(json);
     if (error.success) {
+      if (response.status === 403 && error.data.code === "dashboard_locked")
+        globalThis.dispatchEvent?.(new Event(DASHBOARD_LOCKED_EVENT));
       throw new ApiRequestError(
         error.data.message,
         response.status,

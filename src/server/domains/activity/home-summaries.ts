@@ -220,7 +220,7 @@ export async function studentHome(db: Database, actor: Actor, studentId: string,
               'lastReportedAt', (select to_char(max(m.last_event_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
                 from daily_student_metrics m where m.student_sourced_id = u.sourced_id and m.app_key = a.id::text))
               order by a.name)
-            from learning_apps a where a.is_active) as apps
+            from learning_apps a where a.is_active and a.kind = 'learning') as apps
         from users u left join student_home_summaries s on s.student_sourced_id = u.sourced_id
         where u.sourced_id = ${studentId}`,
   );

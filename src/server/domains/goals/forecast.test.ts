@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { forecastOf, schoolCalendar, schoolDaysBefore } from "./forecast";
+import { forecastOf, schoolCalendar } from "./forecast";
 
 // March 2027: Monday 1st. Spring break on Thursday 11 and Friday 12.
 const holidays = new Set(["2027-03-11", "2027-03-12"]);
-const isSchoolDay = schoolCalendar(holidays);
+const calendar = schoolCalendar(holidays);
 const TODAY = "2027-03-22"; // a Monday
 
 describe("a goal's forecast", () => {
   it("reads the pace of the 15 school days before today, skipping weekends and holidays", () => {
-    const days = schoolDaysBefore(TODAY, 15, isSchoolDay);
+    const days = calendar.daysBefore(TODAY, 15);
     expect(days).toHaveLength(15);
     expect(days[0]).toBe("2027-03-19");
     expect(days).not.toContain("2027-03-11");
@@ -23,9 +23,9 @@ describe("a goal's forecast", () => {
       target: 400,
       today: TODAY,
       deadline: "2027-04-02",
-      isSchoolDay,
-      // 30 XP on every school day of the window, and some on a weekend that does not count as a day.
-      amountOn: (date) => (isSchoolDay(date) ? 30 : 0),
+      calendar,
+      // 30 XP on each of the 15 school days of the window.
+      paceEarned: 15 * 30,
     });
     // 300 to go at 30 a school day: ten school days from today, Monday 22 to Friday 2 April.
     expect(forecast).toEqual({
@@ -44,8 +44,8 @@ describe("a goal's forecast", () => {
       target: 400,
       today: TODAY,
       deadline: "2027-04-02",
-      isSchoolDay: withBreak,
-      amountOn: () => 30,
+      calendar: withBreak,
+      paceEarned: 15 * 30,
     });
     expect(forecast.status).toBe("behind");
     expect(forecast.reachedOn).toBe("2027-04-06");
@@ -54,13 +54,13 @@ describe("a goal's forecast", () => {
   });
 
   it("says reached, missed or without a pace when that is what it is", () => {
-    const base = { today: TODAY, isSchoolDay, deadline: "2027-04-02", amountOn: () => 10 };
+    const base = { today: TODAY, calendar, deadline: "2027-04-02", paceEarned: 15 * 10 };
     expect(forecastOf({ ...base, value: 50, target: 50 }).status).toBe("reached");
     expect(forecastOf({ ...base, value: 10, target: 50, deadline: "2027-03-19" })).toMatchObject({
       status: "missed",
       dailyNeeded: null,
     });
-    expect(forecastOf({ ...base, value: 10, target: 50, amountOn: () => 0 })).toMatchObject({
+    expect(forecastOf({ ...base, value: 10, target: 50, paceEarned: 0 })).toMatchObject({
       status: "no_pace",
       reachedOn: null,
       dailyNeeded: 4,

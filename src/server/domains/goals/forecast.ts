@@ -1,28 +1,50 @@
 import { type Forecast, PACE_SCHOOL_DAYS } from "../../../shared/contracts/goals";
-import { addDays, isWeekday } from "../../../shared/time-zone";
 
-/** A student's calendar: which days are school days (weekdays that are not their school's holidays). */
-export function schoolCalendar(holidays: ReadonlySet<string>) {
-  return (date: string) => isWeekday(date) && !holidays.has(date);
+const DAY_MS = 86_400_000;
+/** Days since 1970-01-01 (a Thursday): the calendar's loops count integers, not dates. */
+const dayNumberOf = (date: string) => Math.round(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+const dateOfDayNumber = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+/** A student's calendar: school days are weekdays that are not their school's holidays. */
+export interface SchoolCalendar {
+  isSchoolDay(date: string): boolean;
+  /** The school days before `today`, the latest first, as many as asked for (a year back at most). */
+  daysBefore(today: string, count: number): string[];
+  /** How many school days there are from one date to another, both counted. */
+  countBetween(from: string, to: string): number;
+  /** The `n`th school day counting `from` itself (n ≥ 1), or null when it is past `horizonDays`. */
+  nthFrom(from: string, n: number, horizonDays: number): string | null;
 }
 
-/** The school days before `today`, the latest first, as many as asked for. */
-export function schoolDaysBefore(
-  today: string,
-  count: number,
-  isSchoolDay: (date: string) => boolean,
-): string[] {
-  const days: string[] = [];
-  // A year back is far more than any run of holidays.
-  for (let date = addDays(today, -1), steps = 0; days.length < count && steps < 366; steps++) {
-    if (isSchoolDay(date)) days.push(date);
-    date = addDays(date, -1);
-  }
-  return days;
+export function schoolCalendar(holidays: ReadonlySet<string>): SchoolCalendar {
+  const holidayNumbers = new Set([...holidays].map(dayNumberOf));
+  const isSchool = (day: number) => {
+    const weekday = (((day + 4) % 7) + 7) % 7;
+    return weekday !== 0 && weekday !== 6 && !holidayNumbers.has(day);
+  };
+  return {
+    isSchoolDay: (date) => isSchool(dayNumberOf(date)),
+    daysBefore(today, count) {
+      const days: string[] = [];
+      const first = dayNumberOf(today) - 1;
+      for (let day = first; days.length < count && first - day < 366; day--)
+        if (isSchool(day)) days.push(dateOfDayNumber(day));
+      return days;
+    },
+    countBetween(from, to) {
+      let count = 0;
+      for (let day = dayNumberOf(from), last = dayNumberOf(to); day <= last; day++)
+        if (isSchool(day)) count++;
+      return count;
+    },
+    nthFrom(from, n, horizonDays) {
+      const first = dayNumberOf(from);
+      for (let day = first, seen = 0; day - first < horizonDays; day++)
+        if (isSchool(day) && ++seen === n) return dateOfDayNumber(day);
+      return null;
+    },
+  };
 }
-
-/** How far back a forecast's pace reads, at most: 15 school days fit in five weeks unless holidays intervene. */
-export const PACE_WINDOW_DAYS = 60;
 
 /** The furthest a forecast looks ahead for the day a target is reached. */
 const HORIZON_DAYS = 3 * 366;
@@ -38,33 +60,23 @@ export function forecastOf(input: {
   target: number;
   today: string;
   deadline: string;
-  isSchoolDay: (date: string) => boolean;
-  /** The amount of each recent day (missing days earned nothing). */
-  amountOn: (date: string) => number;
+  calendar: SchoolCalendar;
+  /** The amount earned on the PACE_SCHOOL_DAYS school days before today (calendar.daysBefore). */
+  paceEarned: number;
 }): Forecast {
-  const { value, target, today, deadline, isSchoolDay } = input;
-  const paceDays = schoolDaysBefore(today, PACE_SCHOOL_DAYS, isSchoolDay);
-  const earned = paceDays.reduce((total, date) => total + input.amountOn(date), 0);
-  const pacePerDay = paceDays.length > 0 ? round(earned / paceDays.length) : 0;
+  const { value, target, today, deadline, calendar } = input;
+  const paceDays = calendar.daysBefore(today, PACE_SCHOOL_DAYS).length;
+  const pacePerDay = paceDays > 0 ? round(input.paceEarned / paceDays) : 0;
   const remaining = target - value;
   if (remaining <= 0)
     return { status: "reached", pacePerDay, reachedOn: null, dailyNeeded: null, schoolDaysLeft: null };
-  let schoolDaysLeft = 0;
-  for (let date = today; date <= deadline; date = addDays(date, 1)) if (isSchoolDay(date)) schoolDaysLeft++;
   if (deadline < today)
     return { status: "missed", pacePerDay, reachedOn: null, dailyNeeded: null, schoolDaysLeft: 0 };
+  const schoolDaysLeft = calendar.countBetween(today, deadline);
   const dailyNeeded = schoolDaysLeft > 0 ? Math.ceil(remaining / schoolDaysLeft) : remaining;
   if (pacePerDay <= 0) return { status: "no_pace", pacePerDay, reachedOn: null, dailyNeeded, schoolDaysLeft };
-  let reachedOn: string | null = null;
-  let projected = 0;
-  for (let date = today, steps = 0; steps < HORIZON_DAYS; steps++, date = addDays(date, 1)) {
-    if (!isSchoolDay(date)) continue;
-    projected += pacePerDay;
-    if (projected >= remaining) {
-      reachedOn = date;
-      break;
-    }
-  }
+  // At the pace, the target falls on the school day that brings the projection to what remains.
+  const reachedOn = calendar.nthFrom(today, Math.ceil(remaining / pacePerDay - 1e-9), HORIZON_DAYS);
   const onTrack = reachedOn !== null && reachedOn <= deadline;
   return { status: onTrack ? "on_track" : "behind", pacePerDay, reachedOn, dailyNeeded, schoolDaysLeft };
 }

@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Forecast, Goal, GoalKind, GoalProgress } from "../../../shared/contracts/goals";
 import { PACE_SCHOOL_DAYS } from "../../../shared/contracts/goals";
 import { addDays, datesAfter, localDateOf, weekStartOf } from "../../../shared/time-zone";
-import { type Database, queryJsonRows, queryRows } from "../../db/client";
+import { type Database, queryJsonRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { classIdsInGuideReach } from "../rostering/scope";
 import {
@@ -13,7 +13,7 @@ import {
   storedDailyGoals,
   weeklyXpOfDailyGoals,
 } from "./daily-goals";
-import { forecastOf, schoolCalendar, schoolDaysBefore } from "./forecast";
+import { forecastOf, type SchoolCalendar, schoolCalendar } from "./forecast";
 
 /**
  * Each student's goals with their progress and forecast: the weekly XP goal (their own, else
@@ -135,31 +135,38 @@ export async function progressOfStudents(
   const prepared = students.map((student) => {
     const today = localDateOf(now, student.timezone);
     const dateOf = datesAfter(holidaysFrom);
-    const isSchoolDay = schoolCalendar(new Set((student.holiday_offsets ?? []).map(dateOf)));
-    const paceDays = schoolDaysBefore(today, PACE_SCHOOL_DAYS, isSchoolDay);
-    const since = [weekStartOf(today), paceDays.at(-1) ?? today].sort()[0] as string;
-    return { student, today, isSchoolDay, since };
+    const calendar = schoolCalendar(new Set((student.holiday_offsets ?? []).map(dateOf)));
+    const paceDays = calendar.daysBefore(today, PACE_SCHOOL_DAYS);
+    const starts = [
+      ...new Set(
+        student.goals
+          .filter((goal) => goal.kind === "course" || goal.kind === "units")
+          .map((goal) => goal.starts_on),
+      ),
+    ].sort();
+    return { student, today, calendar, paceDays, weekStart: weekStartOf(today), starts };
   });
   const figures = await figuresOf(
     db,
-    prepared.map(({ student, since }) => ({ student: student.id, since })),
-    prepared.flatMap(({ student }) =>
-      student.goals
-        .filter((goal) => goal.kind === "course" || goal.kind === "units")
-        .map((goal) => ({ student: student.id, since: goal.starts_on })),
-    ),
+    prepared.map(({ student, today, paceDays, weekStart, starts }) => ({
+      student: student.id,
+      since: [weekStart, paceDays.at(-1) ?? today, ...starts].sort()[0] as string,
+      week_start: weekStart,
+      today,
+      pace_days: paceDays,
+      starts,
+    })),
   );
-  return prepared.map(({ student, today, isSchoolDay }) => {
-    const days = figures.days.get(student.id) ?? new Map<string, DayFigures>();
-    const sinceStart = (goal: Goal) => figures.totals.get(`${student.id}|${goal.startsOn}`);
+  return prepared.map(({ student, today, calendar, weekStart }) => {
+    const of = (bucket: string) => figures.get(`${student.id}|${bucket}`);
     const dailyGoals = goalsWith(
       dailyGoalsFrom(student.school_goals),
       student.own_subjects,
       student.own_daily_xp,
     );
-    const weekStart = weekStartOf(today);
     const weeklyGoal = weeklyGoalOf(student, dailyGoals, weekStart);
-    const progress = (goal: Goal) => progressOf(goal, days, sinceStart(goal), today, isSchoolDay);
+    const progress = (goal: Goal) =>
+      progressOf(goal, goal.kind === "weekly_xp" ? of(WEEK) : of(goal.startsOn), of(PACE), today, calendar);
     return {
       id: student.id,
       name: student.name,
@@ -174,67 +181,75 @@ export async function progressOfStudents(
   });
 }
 
-/** XP and mastered units per subject (of a day, or since a day). */
-type DayFigures = { xp: Record<string, number>; units: Record<string, number> };
+/** XP and mastered units per subject, added up over some days. */
+type Figures = { xp: Record<string, number>; units: Record<string, number> };
 
-/**
- * The daily totals of `w.student` from `w.since`, read through the student's index. `offset 0`
- * keeps the sub-query for each student: joined, PostgreSQL took the list for a hundred students
- * and scanned the whole table (270 ms for a class).
- */
-const daysOfStudentSince = sql`cross join lateral (
-  select d.student_sourced_id, d.local_date, d.subject, d.xp, d.mastered_units from daily_student_metrics d
-  where d.student_sourced_id = w.student and d.local_date >= w.since offset 0) d`;
+/** The days a student's figures are added up over: this week to today, the pace days, or since a goal's start. */
+const WEEK = "week";
+const PACE = "pace";
 
 interface FigureRow {
   student: string;
-  date: string;
   subject: string;
+  /** How many of the student's goal starts fall on or before the days added up here. */
+  starts: number;
   xp: number;
   units: number;
+  week_xp: number;
+  week_units: number;
+  pace_xp: number;
+  pace_units: number;
 }
 
 /**
- * From the daily totals: each student's figures per day from their `since` (the week and the pace
- * window: a few weeks), and their totals from each `since` of `totals` (the days course and units
- * goals started), added up by the database rather than sent day by day.
+ * Each student's figures from the daily totals, added up by the database in one pass over their
+ * days (from the earliest day any figure needs, read and grouped student by student through their
+ * index: joined, PostgreSQL once scanned the whole table for a class): per subject,
+ * this week to today (`week`), the pace's school days (`pace`), and since each day a course or
+ * units goal started (that day, as the key), from the sums between one start and the next.
  */
 async function figuresOf(
   db: Database,
-  recent: { student: string; since: string }[],
-  totals: { student: string; since: string }[],
-) {
-  const [result] = await queryRows<{ days: FigureRow[] | null; totals: FigureRow[] | null }>(
+  windows: {
+    student: string;
+    since: string;
+    week_start: string;
+    today: string;
+    pace_days: string[];
+    /** In order, earliest first. */
+    starts: string[];
+  }[],
+): Promise<Map<string, Figures>> {
+  const rows = await queryJsonRows<FigureRow>(
     db,
-    sql`select
-        (select json_agg(f) from (
-          select d.student_sourced_id as student, d.local_date::text as date, d.subject,
-            sum(d.xp)::float8 as xp, sum(d.mastered_units)::int as units
-          from jsonb_to_recordset(${JSON.stringify(recent)}::jsonb) as w(student text, since date)
-            ${daysOfStudentSince}
-          group by 1, 2, 3) f) as days,
-        (select json_agg(f) from (
-          select d.student_sourced_id as student, w.since::text as date, d.subject,
-            sum(d.xp)::float8 as xp, sum(d.mastered_units)::int as units
-          from (select distinct * from jsonb_to_recordset(${JSON.stringify(totals)}::jsonb) as w(student text, since date)) w
-            ${daysOfStudentSince}
-          group by 1, 2, 3) f) as totals`,
+    sql`select w.student, f.* from jsonb_to_recordset(${JSON.stringify(windows)}::jsonb) as w(student text,
+        since date, week_start date, today date, pace_days date[], starts date[])
+      cross join lateral (
+        select d.subject, width_bucket(d.local_date, w.starts) as starts,
+          sum(d.xp)::float8 as xp, sum(d.mastered_units)::int as units,
+          coalesce(sum(d.xp) filter (where d.local_date between w.week_start and w.today), 0)::float8 as week_xp,
+          coalesce(sum(d.mastered_units) filter (where d.local_date between w.week_start and w.today), 0)::int as week_units,
+          coalesce(sum(d.xp) filter (where d.local_date = any(w.pace_days)), 0)::float8 as pace_xp,
+          coalesce(sum(d.mastered_units) filter (where d.local_date = any(w.pace_days)), 0)::int as pace_units
+        from daily_student_metrics d where d.student_sourced_id = w.student and d.local_date >= w.since
+        group by 1, 2) f`,
   );
-  const add = (map: Map<string, DayFigures>, key: string, row: FigureRow) => {
-    const figures = map.get(key) ?? { xp: {}, units: {} };
-    map.set(key, figures);
-    figures.xp[row.subject] = row.xp;
-    figures.units[row.subject] = row.units;
+  const startsOf = new Map(windows.map((window) => [window.student, window.starts]));
+  const figures = new Map<string, Figures>();
+  const add = (key: string, subject: string, xp: number, units: number) => {
+    const sums = figures.get(key) ?? { xp: {}, units: {} };
+    figures.set(key, sums);
+    sums.xp[subject] = (sums.xp[subject] ?? 0) + xp;
+    sums.units[subject] = (sums.units[subject] ?? 0) + units;
   };
-  const days = new Map<string, Map<string, DayFigures>>();
-  for (const row of result?.days ?? []) {
-    const ofStudent = days.get(row.student) ?? new Map<string, DayFigures>();
-    days.set(row.student, ofStudent);
-    add(ofStudent, row.date, row);
+  for (const row of rows) {
+    add(`${row.student}|${WEEK}`, row.subject, row.week_xp, row.week_units);
+    add(`${row.student}|${PACE}`, row.subject, row.pace_xp, row.pace_units);
+    // Days after the first `starts` starts count toward each of those goals.
+    for (const start of (startsOf.get(row.student) ?? []).slice(0, row.starts))
+      add(`${row.student}|${start}`, row.subject, row.xp, row.units);
   }
-  const since = new Map<string, DayFigures>();
-  for (const row of result?.totals ?? []) add(since, `${row.student}|${row.date}`, row);
-  return { days, totals: since };
+  return figures;
 }
 
 export function goalOf(stored: StoredGoal): Goal {
@@ -278,20 +293,24 @@ function weeklyGoalOf(student: LoadedStudent, dailyGoals: Record<string, number>
   };
 }
 
-/** What a goal counts on a day: XP (of its subject, or all) or mastered units. */
-function amountOf(goal: Goal, day: DayFigures | undefined): number {
-  if (!day) return 0;
-  const figures = goal.kind === "units" ? day.units : day.xp;
-  if (goal.subject) return figures[goal.subject] ?? 0;
-  return Object.values(figures).reduce((total, value) => total + value, 0);
+/** What a goal counts of some figures: XP (of its subject, or all) or mastered units. */
+function amountOf(goal: Goal, figures: Figures | undefined): number {
+  if (!figures) return 0;
+  const counted = goal.kind === "units" ? figures.units : figures.xp;
+  if (goal.subject) return counted[goal.subject] ?? 0;
+  return Object.values(counted).reduce((total, value) => total + value, 0);
 }
 
+/**
+ * A goal's value from what it counts (a weekly goal this week's figures, a course or units goal
+ * those since it started) and its forecast from the pace days' figures.
+ */
 function progressOf(
   goal: Goal,
-  days: Map<string, DayFigures>,
-  sinceStart: DayFigures | undefined,
+  counted: Figures | undefined,
+  pace: Figures | undefined,
   today: string,
-  isSchoolDay: (date: string) => boolean,
+  calendar: SchoolCalendar,
 ): GoalProgress {
   if (goal.kind === "rit") {
     // The score moves with MAP results; until a test after the goal, it is the score it was set at.
@@ -305,19 +324,14 @@ function progressOf(
     };
     return { ...goal, value, percent: value >= goal.target ? 100 : 0, forecast };
   }
-  let value = 0;
-  // A weekly goal counts the week's days; a course or units goal everything since it was set.
-  if (goal.kind === "weekly_xp") {
-    for (const [date, day] of days) if (date >= goal.startsOn && date <= today) value += amountOf(goal, day);
-  } else value = amountOf(goal, sinceStart);
-  value = Math.round(value * 100) / 100;
+  const value = Math.round(amountOf(goal, counted) * 100) / 100;
   const forecast = forecastOf({
     value,
     target: goal.target,
     today,
     deadline: goal.deadline,
-    isSchoolDay,
-    amountOn: (date) => amountOf(goal, days.get(date)),
+    calendar,
+    paceEarned: amountOf(goal, pace),
   });
   const percent = Math.max(0, Math.min(100, Math.round((value / goal.target) * 100)));
   return { ...goal, value, percent, forecast };

@@ -7,12 +7,12 @@ import {
   MAX_SCREENSHOT_BYTES,
 } from "../../../shared/contracts/integrity";
 import type { Language } from "../../../shared/languages";
-import { type Database, queryJsonRows, queryRows } from "../../db/client";
+import { type Database, queryRows } from "../../db/client";
 import { AppError, type FieldIssue } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { parseWith, validationError } from "../../lib/validation";
 import type { FileStorage } from "../../platform/storage";
-import { agentRecords } from "./records";
+import { agentRecords, agentView, type RecordRow, recordColumns } from "./records";
 
 /**
  * Incidents from the monitoring agent: checked one by one, their students found by sourcedId or
@@ -30,23 +30,6 @@ export interface RejectedIncident {
 export interface IntakeResult {
   incidents: IncidentRecord[];
   rejected: RejectedIncident[];
-}
-
-interface Student {
-  userId: string;
-  sourcedId: string;
-}
-
-/** The students the agent names, by sourcedId or (in any case) email; other people are not students here. */
-async function findStudents(db: Database, userIds: string[]): Promise<Map<string, string>> {
-  const found = await queryJsonRows<Student>(
-    db,
-    sql`select given.id as "userId", u.sourced_id as "sourcedId"
-      from jsonb_array_elements_text(${JSON.stringify(userIds)}::jsonb) as given(id)
-      join users u on u.sourced_id = given.id or lower(u.email) = lower(given.id)
-      where exists (select 1 from user_roles r where r.user_sourced_id = u.sourced_id and lower(r.role) = 'student')`,
-  );
-  return new Map(found.map((student) => [student.userId, student.sourcedId]));
 }
 
 const DATA_URL = /^data:(image\/[a-z]+);base64,/i;
@@ -86,7 +69,10 @@ const clientIdOf = (item: unknown) => {
 
 /**
  * Stores incidents from one agent. In a batch each incident is judged on its own, and the refused
- * ones are listed with why; a single incident that is refused is the request's error.
+ * ones are listed with why; a single incident that is refused is the request's error. The
+ * screenshots land in storage first; then one statement finds the students, stores the new
+ * incidents and answers their records, so a report costs the database one round trip. A resend
+ * answers the record stored first, and its screenshot (like an unknown student's) is deleted.
  */
 export async function intakeIncidents(
   db: Database,
@@ -101,105 +87,124 @@ export async function intakeIncidents(
     if (!body.isBatch || !(error instanceof AppError)) throw error;
     rejected.push(rejection(index, clientId, error, language));
   };
-  const valid: { index: number; input: IncidentInput }[] = [];
-  body.items.forEach((item, index) => {
+  const valid: { index: number; input: IncidentInput; screenshotKey: string | null }[] = [];
+  for (const [index, item] of body.items.entries()) {
     try {
-      valid.push({ index, input: parseWith(incidentInputSchema, item, language) });
+      const input = parseWith(incidentInputSchema, item, language);
+      // The same incident twice in one batch is stored once, with the first one's screenshot.
+      const isRepeat = valid.some((earlier) => earlier.input.client_id === input.client_id);
+      const screenshotKey =
+        input.screenshot && !isRepeat ? await storeScreenshot(storage, input.screenshot) : null;
+      valid.push({ index, input, screenshotKey });
     } catch (error) {
       reject(index, clientIdOf(item), error);
     }
-  });
-  const students = await findStudents(db, [...new Set(valid.map(({ input }) => input.user_id))]);
-  const already = await storedClientIds(
-    db,
-    agentId,
-    valid.map(({ input }) => input.client_id),
-  );
-
-  const rows: Record<string, unknown>[] = [];
-  const storedKeys: string[] = [];
-  for (const { index, input } of valid) {
-    const studentId = students.get(input.user_id);
-    if (!studentId) {
-      const issue: FieldIssue = { path: "user_id", message: message("integrity:intake.unknownStudent") };
-      reject(index, input.client_id, new AppError("validation_failed", issue.message, { issues: [issue] }));
-      continue;
-    }
-    // A resend (or the same incident twice in one batch) keeps the first screenshot and stores none.
-    const isNew = !already.has(input.client_id) && !rows.some((row) => row.client_id === input.client_id);
-    let screenshotKey: string | null = null;
-    if (isNew && input.screenshot) {
-      try {
-        const { bytes, contentType } = decodeScreenshot(input.screenshot);
-        const stored = await storage.put(bytes, {
-          folder: "evidence",
-          contentType,
-          accept: ["png", "jpeg"],
-          maxBytes: MAX_SCREENSHOT_BYTES,
-        });
-        screenshotKey = stored.key;
-        storedKeys.push(stored.key);
-      } catch (error) {
-        reject(index, input.client_id, error);
-        continue;
-      }
-    }
-    if (isNew)
-      rows.push({
-        student_sourced_id: studentId,
-        client_id: input.client_id,
-        incident_type: input.incident_type,
-        confidence_score: input.confidence_score,
-        app_name: input.app_name ?? null,
-        detected_text: input.detected_text,
-        session_id: input.session_id ?? null,
-        occurred_at: input.created_at,
-        screenshot_key: screenshotKey,
-      });
   }
-
-  const inserted = rows.length ? await insertIncidents(db, agentId, rows, now) : [];
-  // A concurrent resend that stored the same incident first keeps its screenshot; this one's goes.
-  const insertedKeys = new Set(inserted.map((row) => row.screenshotKey));
-  await Promise.all(storedKeys.filter((key) => !insertedKeys.has(key)).map((key) => storage.delete(key)));
-
-  const accepted = valid.filter(({ index }) => !rejected.some((rejection) => rejection.index === index));
-  const records = await agentRecords(
-    db,
-    agentId,
-    [...new Set(accepted.map(({ input }) => input.client_id))],
-    now,
+  const { records, unknownStudents } = await insertIncidents(db, agentId, valid, now);
+  const storedKeys = new Set(records.map((record) => record.screenshotKey));
+  await Promise.all(
+    valid
+      .filter(({ screenshotKey }) => screenshotKey && !storedKeys.has(screenshotKey))
+      .map(({ screenshotKey }) => storage.delete(screenshotKey as string)),
   );
-  const byClientId = new Map(records.map((record) => [record.client_id, record]));
+  const unknown = new Set(unknownStudents);
+  for (const { index, input } of valid) {
+    if (!unknown.has(input.client_id)) continue;
+    const issue: FieldIssue = { path: "user_id", message: message("integrity:intake.unknownStudent") };
+    reject(index, input.client_id, new AppError("validation_failed", issue.message, { issues: [issue] }));
+  }
+  const byClientId = new Map<string, IncidentRecord>(
+    records.map(({ screenshotKey: _key, ...record }) => [record.client_id, record]),
+  );
+  const resent = valid.filter(
+    ({ input }) => !unknown.has(input.client_id) && !byClientId.has(input.client_id),
+  );
+  if (resent.length > 0) {
+    const earlier = await agentRecords(
+      db,
+      agentId,
+      resent.map(({ input }) => input.client_id),
+      now,
+    );
+    for (const record of earlier) byClientId.set(record.client_id, record);
+  }
   return {
-    incidents: accepted.flatMap(({ input }) => byClientId.get(input.client_id) ?? []),
+    incidents: valid.flatMap(({ input }) => byClientId.get(input.client_id) ?? []),
     rejected: rejected.sort((a, b) => a.index - b.index),
   };
 }
 
-async function storedClientIds(db: Database, agentId: string, clientIds: string[]): Promise<Set<string>> {
-  if (clientIds.length === 0) return new Set();
-  const rows = await queryRows<{ clientId: string }>(
-    db,
-    sql`select client_id as "clientId" from integrity_incidents
-      where agent_id = ${agentId}::uuid and client_id in (select jsonb_array_elements_text(${JSON.stringify(clientIds)}::jsonb))`,
-  );
-  return new Set(rows.map((row) => row.clientId));
+async function storeScreenshot(storage: FileStorage, encoded: string): Promise<string> {
+  const { bytes, contentType } = decodeScreenshot(encoded);
+  const stored = await storage.put(bytes, {
+    folder: "evidence",
+    contentType,
+    accept: ["png", "jpeg"],
+    maxBytes: MAX_SCREENSHOT_BYTES,
+  });
+  return stored.key;
 }
 
-async function insertIncidents(db: Database, agentId: string, rows: Record<string, unknown>[], now: Date) {
-  return queryRows<{ screenshotKey: string | null }>(
+/**
+ * One statement: each incident's student (by sourcedId or, in any case, email, each through its
+ * own index; people who are not students are not found), the new incidents stored (an agent's
+ * `client_id` once), their records, and the incidents whose student is unknown.
+ */
+async function insertIncidents(
+  db: Database,
+  agentId: string,
+  incidents: { input: IncidentInput; screenshotKey: string | null }[],
+  now: Date,
+): Promise<{ records: (IncidentRecord & { screenshotKey: string | null })[]; unknownStudents: string[] }> {
+  if (incidents.length === 0) return { records: [], unknownStudents: [] };
+  const given = incidents.map(({ input, screenshotKey }) => ({
+    user_id: input.user_id,
+    client_id: input.client_id,
+    incident_type: input.incident_type,
+    confidence_score: input.confidence_score,
+    app_name: input.app_name ?? null,
+    detected_text: input.detected_text,
+    session_id: input.session_id ?? null,
+    occurred_at: input.created_at,
+    screenshot_key: screenshotKey,
+  }));
+  const isStudent = sql`exists (select 1 from user_roles r
+    where r.user_sourced_id = u.sourced_id and lower(r.role) = 'student')`;
+  const [result] = await queryRows<{
+    records: (RecordRow & { screenshotKey: string | null })[] | null;
+    unknown: string[] | null;
+  }>(
     db,
-    sql`insert into integrity_incidents (student_sourced_id, agent_id, client_id, incident_type, confidence_score,
-        app_name, detected_text, session_id, occurred_at, screenshot_key, received_at)
-      select b.student_sourced_id, ${agentId}::uuid, b.client_id, b.incident_type, b.confidence_score, b.app_name,
-        b.detected_text, b.session_id, b.occurred_at, b.screenshot_key, ${now}
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as b(student_sourced_id text, client_id text,
-        incident_type text, confidence_score numeric, app_name text, detected_text text, session_id text,
-        occurred_at timestamptz, screenshot_key text)
-      on conflict (agent_id, client_id) do nothing
-      returning screenshot_key as "screenshotKey"`,
+    sql`with given as (
+        select * from jsonb_to_recordset(${JSON.stringify(given)}::jsonb) as b(user_id text, client_id text,
+          incident_type text, confidence_score numeric, app_name text, detected_text text, session_id text,
+          occurred_at timestamptz, screenshot_key text)),
+      found as (
+        select g.*, student.id as student_id from given g
+        left join lateral (
+          select u.sourced_id as id from users u where u.sourced_id = g.user_id and ${isStudent}
+          union all
+          select u.sourced_id from users u where lower(u.email) = lower(g.user_id) and ${isStudent}
+          limit 1) student on true),
+      i as (
+        insert into integrity_incidents (student_sourced_id, agent_id, client_id, incident_type, confidence_score,
+          app_name, detected_text, session_id, occurred_at, screenshot_key, received_at)
+        select distinct on (client_id) student_id, ${agentId}::uuid, client_id, incident_type, confidence_score,
+          app_name, detected_text, session_id, occurred_at, screenshot_key, ${now}::timestamptz
+        from found where student_id is not null
+        on conflict (agent_id, client_id) do nothing
+        returning *)
+      select (select json_agg(r) from (
+          select ${recordColumns(now)}, i.screenshot_key as "screenshotKey"
+          from i join users u on u.sourced_id = i.student_sourced_id
+            left join integrity_lockouts l on l.id = i.lockout_id) r) as records,
+        (select json_agg(client_id) from found where student_id is null) as unknown`,
   );
+  const records = (result?.records ?? []).map((row) => ({
+    ...agentView(row),
+    screenshotKey: row.screenshotKey,
+  }));
+  return { records, unknownStudents: result?.unknown ?? [] };
 }
 
 /** The body's incidents: `{ incidents: [...] }` (a batch), or one incident on its own. */

@@ -8,6 +8,7 @@ import {
   type IncidentsQuery,
   OPEN_REVIEW_STATUSES,
   type ReviewStatus,
+  STRIKE_STATUSES,
 } from "../../../shared/contracts/integrity";
 import { type Database, isoInstant, queryJsonRows, queryRows, uuidEquals } from "../../db/client";
 import type { Actor } from "../../lib/context";
@@ -23,7 +24,8 @@ import { integritySettingsOf } from "./settings";
 
 const STATUSES_OF_GROUP: Record<IncidentsQuery["status"], readonly ReviewStatus[]> = {
   pending: OPEN_REVIEW_STATUSES,
-  confirmed: ["confirmed"],
+  // Strikes: an appealed one still counts until the appeal is decided.
+  confirmed: STRIKE_STATUSES,
   resolved: ["confirmed", "dismissed"],
 };
 
@@ -38,11 +40,12 @@ export function activeStrikesOf(studentId: SQL, now: Date): SQL {
     where s.student_sourced_id = ${studentId} and ${isActiveStrike(sql`s`, now)})`;
 }
 
-interface RecordRow extends Omit<IncidentRecord, "screenshot_url" | "can_review" | "can_appeal"> {
+export interface RecordRow extends Omit<IncidentRecord, "screenshot_url" | "can_review" | "can_appeal"> {
   has_screenshot: boolean;
 }
 
-function recordColumns(now: Date): SQL {
+/** A record's columns, of the incident `i`, its student `u` and its lockout `l`. */
+export function recordColumns(now: Date): SQL {
   return sql`i.id, i.student_sourced_id as user_id, ${isoInstant(sql`i.occurred_at`)} as created_at,
     i.incident_type, i.confidence_score::float8 as confidence_score, i.app_name, i.detected_text,
     i.screenshot_key is not null as has_screenshot, i.cumulative_strikes, coalesce(l.code, '') as lockout_code,
@@ -210,11 +213,16 @@ export async function agentRecords(
       where i.agent_id = ${agentId}::uuid
         and i.client_id in (select jsonb_array_elements_text(${JSON.stringify(clientIds)}::jsonb))`,
   );
-  return rows.map(({ has_screenshot, ...row }) => ({
+  return rows.map(agentView);
+}
+
+/** A record as the agent that reported it reads it. */
+export function agentView({ has_screenshot, ...row }: RecordRow): IncidentRecord {
+  return {
     ...row,
     screenshot_url: has_screenshot ? screenshotPath(row.id) : null,
     lockout_code: "",
     can_review: false,
     can_appeal: false,
-  }));
+  };
 }

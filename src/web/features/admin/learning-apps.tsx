@@ -1,8 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Puzzle } from "lucide-react";
+import { Puzzle, ShieldCheck } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { AppKey, LearningApp } from "../../../shared/contracts/learning-apps";
+import {
+  APP_KINDS,
+  type AppKey,
+  type AppKind,
+  type LearningApp,
+} from "../../../shared/contracts/learning-apps";
 import { Card } from "../../components/page-header";
 import { ConfirmDialog } from "../../components/ui/dialog";
 import { buttonClass, TextField } from "../../components/ui/form";
@@ -67,6 +72,44 @@ export function LearningApps() {
   );
 }
 
+/** A new app's kind, chosen once: a learning app or the monitoring agent. */
+function KindChoice({ value, onChange }: { value: AppKind; onChange: (kind: AppKind) => void }) {
+  const { t } = useTranslation("admin");
+  const name = useId();
+  return (
+    <fieldset>
+      <legend className="text-sm font-medium">{t("learningApps.kind.legend")}</legend>
+      <div className="mt-1 grid gap-2 sm:grid-cols-2">
+        {APP_KINDS.map((kind) => (
+          <label
+            key={kind}
+            className={`flex cursor-pointer flex-col rounded-lg border-2 px-3 py-2 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600 ${
+              value === kind
+                ? "border-brand-600 bg-brand-50 dark:border-brand-500 dark:bg-slate-800"
+                : "border-slate-300 bg-white dark:border-slate-700 dark:bg-slate-950"
+            }`}
+          >
+            <span className="flex items-center gap-2 font-semibold">
+              <input
+                type="radio"
+                name={name}
+                value={kind}
+                checked={value === kind}
+                onChange={() => onChange(kind)}
+                className="size-4 accent-brand-600"
+              />
+              {t(`learningApps.kind.${kind}`)}
+            </span>
+            <span className="text-xs text-slate-600 dark:text-slate-300">
+              {t(`learningApps.kind.${kind}Hint`)}
+            </span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
 /** The app form, to add an app or change one. */
 function AppForm({
   app,
@@ -81,6 +124,7 @@ function AppForm({
 }) {
   const { t } = useTranslation("admin");
   const queryClient = useQueryClient();
+  const [kind, setKind] = useState<AppKind>(app?.kind ?? "learning");
   const [name, setName] = useState(app?.name ?? "");
   const [subjects, setSubjects] = useState(app?.subjects.join(", ") ?? "");
   const [launchUrl, setLaunchUrl] = useState(app?.launchUrl ?? "");
@@ -90,6 +134,7 @@ function AppForm({
   const ids = { title: useId(), active: useId(), subjectsHint: useId() };
   const save = useMutation({
     mutationFn: () => {
+      const isAgent = kind === "agent";
       const input = {
         name: name.trim(),
         subjects: subjects
@@ -100,7 +145,11 @@ function AppForm({
         icon: icon.trim() || null,
         isActive,
       };
-      return app ? updateLearningApp(app.id, input) : createLearningApp(input);
+      if (app) return updateLearningApp(app.id, input);
+      // A monitoring agent has no subjects and nothing to launch.
+      return createLearningApp(
+        isAgent ? { ...input, kind, subjects: [], launchUrl: null } : { ...input, kind },
+      );
     },
     onSuccess: () => {
       queryClient.invalidateQueries({ queryKey: credentialKeys.apps });
@@ -121,6 +170,7 @@ function AppForm({
       <h3 id={ids.title} className="font-semibold">
         {title}
       </h3>
+      {!app && <KindChoice value={kind} onChange={setKind} />}
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
           label={t("learningApps.form.name")}
@@ -128,26 +178,30 @@ function AppForm({
           maxLength={100}
           onChange={(event) => setName(event.target.value)}
         />
-        <div>
+        {kind === "learning" && (
+          <div>
+            <TextField
+              label={t("learningApps.form.subjects")}
+              value={subjects}
+              onChange={(event) => setSubjects(event.target.value)}
+              placeholder={t("learningApps.form.subjectsPlaceholder")}
+              aria-describedby={ids.subjectsHint}
+            />
+            <p id={ids.subjectsHint} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+              {t("learningApps.form.subjectsHint")}
+            </p>
+          </div>
+        )}
+        {kind === "learning" && (
           <TextField
-            label={t("learningApps.form.subjects")}
-            value={subjects}
-            onChange={(event) => setSubjects(event.target.value)}
-            placeholder={t("learningApps.form.subjectsPlaceholder")}
-            aria-describedby={ids.subjectsHint}
+            label={t("learningApps.form.launchUrl")}
+            type="url"
+            inputMode="url"
+            value={launchUrl}
+            onChange={(event) => setLaunchUrl(event.target.value)}
+            placeholder={t("learningApps.form.launchUrlPlaceholder")}
           />
-          <p id={ids.subjectsHint} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-            {t("learningApps.form.subjectsHint")}
-          </p>
-        </div>
-        <TextField
-          label={t("learningApps.form.launchUrl")}
-          type="url"
-          inputMode="url"
-          value={launchUrl}
-          onChange={(event) => setLaunchUrl(event.target.value)}
-          placeholder={t("learningApps.form.launchUrlPlaceholder")}
-        />
+        )}
         <TextField
           label={t("learningApps.form.icon")}
           value={icon}
@@ -164,7 +218,7 @@ function AppForm({
           onChange={(event) => setIsActive(event.target.checked)}
           className="size-4 accent-brand-600"
         />
-        {t("learningApps.form.active")}
+        {kind === "agent" ? t("learningApps.form.activeAgent") : t("learningApps.form.active")}
       </label>
       {problem && (
         <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-300">
@@ -219,6 +273,10 @@ function AppCard({ app }: { app: LearningApp }) {
           <div className="min-w-0 flex-1">
             <div className="flex flex-wrap items-center gap-2">
               <h3 className="text-lg font-bold break-words">{app.name}</h3>
+              <span className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-800 dark:bg-slate-800 dark:text-slate-100">
+                {app.kind === "agent" && <ShieldCheck aria-hidden="true" className="size-3.5" />}
+                {t(`learningApps.kind.${app.kind}`)}
+              </span>
               <span
                 className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${app.isActive ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200" : "bg-slate-200 text-slate-700 dark:bg-slate-800 dark:text-slate-300"}`}
               >
@@ -226,7 +284,11 @@ function AppCard({ app }: { app: LearningApp }) {
               </span>
             </div>
             <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-              {app.subjects.length > 0 ? app.subjects.join(", ") : t("learningApps.card.noSubject")}
+              {app.kind === "agent"
+                ? t("learningApps.card.agentLine")
+                : app.subjects.length > 0
+                  ? app.subjects.join(", ")
+                  : t("learningApps.card.noSubject")}
             </p>
             {app.launchUrl && (
               <a

@@ -9,6 +9,7 @@ import { addDays, localDateOf } from "../../../shared/time-zone";
 import { BarFigure } from "../../components/charts/bar-figure";
 import { TableRegion } from "../../components/ui/table-region";
 import { dayLabel, formatPercent, formatXp, monthDayLabel } from "../../lib/format";
+import { ReviewerNotice } from "../integrity/home-cards";
 import { schoolsSummaryQuery } from "./api";
 import { EmptyState, HomeHero, Loading, QueryError, Section } from "./parts";
 
@@ -44,6 +45,7 @@ export function AdminHome() {
   return (
     <div className="space-y-6">
       <HomeHero />
+      <ReviewerNotice />
       {schools.isError && (
         <QueryError
           error={schools.error}

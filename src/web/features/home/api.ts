@@ -9,6 +9,7 @@ import { ApiRequestError, apiFetch } from "../../lib/http";
 import { i18next, loadCatalogues } from "../../lib/i18n";
 import type { AuthState } from "../auth/auth-state";
 import { studentGoalsQuery } from "../goals/api";
+import { studentIntegrityQuery, summaryQuery } from "../integrity/api";
 import { accountQuery, redemptionsQuery } from "../rewards/api";
 import { readDailyXp, saveDailyXp } from "./daily-xp-cache";
 import { homeKeys } from "./keys";
@@ -128,18 +129,28 @@ export function prefetchHome(queryClient: QueryClient, { activeRole, user }: Aut
       void loadCatalogues(["goals"]);
       void queryClient.prefetchQuery(accountQuery(user.sourcedId));
       void queryClient.prefetchQuery(redemptionsQuery({ status: "pending" }));
+      void queryClient.prefetchQuery(studentIntegrityQuery(user.sourcedId));
+      void loadCatalogues(["integrity"]);
       break;
     case "parent":
     case "guardian":
       void queryClient.prefetchQuery(childrenSummaryQuery(user.sourcedId));
-      void loadCatalogues(["goals"]);
+      void loadCatalogues(["goals", "integrity"]);
       void queryClient.prefetchQuery(redemptionsQuery({ status: "pending" }));
       break;
     case "teacher":
       void queryClient.prefetchQuery(guideStudentsQuery(user.sourcedId));
+      void queryClient.prefetchQuery(summaryQuery);
+      void loadCatalogues(["integrity"]);
       break;
     case "administrator":
       void queryClient.prefetchQuery(schoolsSummaryQuery);
+      void queryClient.prefetchQuery(summaryQuery);
+      void loadCatalogues(["integrity"]);
+      break;
+    case "proctor":
+      void queryClient.prefetchQuery(summaryQuery);
+      void loadCatalogues(["integrity"]);
       break;
   }
 }

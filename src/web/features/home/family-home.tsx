@@ -10,6 +10,7 @@ import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
 import { SELECTED_CHILD_KEY } from "../auth/view-as";
 import { GoalsGlance } from "../goals/glance";
+import { ChildNotice } from "../integrity/home-cards";
 import { childExportUrl } from "../privacy/api";
 import { accountQuery, redemptionsQuery } from "../rewards/api";
 import { childrenSummaryQuery } from "./api";
@@ -134,6 +135,7 @@ function ChildCard({ child, waiting }: { child: StudentSummary; waiting: number 
           <dd className="text-xl font-bold tabular-nums">{formatXp(child.xpThisWeek)}</dd>
         </div>
       </dl>
+      <ChildNotice childId={child.sourcedId} givenName={child.givenName} />
       <GoalsGlance studentId={child.sourcedId} variant="card" />
       <ChildAlphas child={child} waiting={waiting} />
       <h3 className="mt-5 mb-2 text-sm font-semibold text-slate-700 dark:text-slate-200">

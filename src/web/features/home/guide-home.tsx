@@ -11,6 +11,7 @@ import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
 import { ViewAsPanel } from "../auth/view-as";
 import { myClassesQuery } from "../flow/api";
+import { ReviewerNotice } from "../integrity/home-cards";
 import { guideStudentsQuery } from "./api";
 import { EmptyState, goalsMet, HomeHero, Loading, QueryError, Section } from "./parts";
 
@@ -51,6 +52,7 @@ export function GuideHome() {
   return (
     <div className="space-y-6">
       <HomeHero />
+      <ReviewerNotice />
       <Section
         title={t("guide.group.title")}
         description={students.data ? groupLine(students.data, t) : undefined}

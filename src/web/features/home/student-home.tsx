@@ -9,6 +9,7 @@ import { XpHeatmap } from "../../components/charts/xp-heatmap";
 import { formatNumber, formatXp, instantLabel, relativeTime } from "../../lib/format";
 import { useAuth } from "../auth/use-auth";
 import { GoalsGlance } from "../goals/glance";
+import { StudentStrikes } from "../integrity/home-cards";
 import { accountQuery, redemptionsQuery } from "../rewards/api";
 import { studentHomeQuery } from "./api";
 import {
@@ -77,6 +78,8 @@ export function StudentHome() {
           </div>
 
           <GoalsGlance studentId={summary.sourcedId} variant="student" />
+
+          <StudentStrikes />
 
           <AlphasCard studentId={summary.sourcedId} />
 

@@ -13,6 +13,7 @@ import { type AuthState, accessSubjectOf, fullName } from "../auth/auth-state";
 import { ChangePasswordDialog } from "../auth/change-password-dialog";
 import { resetRole, switchRole } from "../auth/role-choice";
 import { AuthProvider } from "../auth/use-auth";
+import { useLockoutGuard } from "../integrity/lockout";
 import { THEMES, type Theme, useDebugMode, useTheme } from "./preferences";
 import { useLiveUpdates } from "./use-live-updates";
 
@@ -27,6 +28,8 @@ export function AppShell({ auth, children }: { auth: AuthState; children: ReactN
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const hasHelpButton = auth.activeRole !== "student";
   useLiveUpdates();
+  // A student whose dashboard is locked is kept on the page that says so, and offered no other.
+  const isLocked = useLockoutGuard(auth);
 
   // A page change on a phone closes the menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not a value used
@@ -43,6 +46,7 @@ export function AppShell({ auth, children }: { auth: AuthState; children: ReactN
       <div className="flex min-h-screen">
         <Sidebar
           auth={auth}
+          isLocked={isLocked}
           helpUrl={hasHelpButton ? auth.config.supportUrl : null}
           isOpen={isMenuOpen}
           onClose={() => setIsMenuOpen(false)}
@@ -72,8 +76,9 @@ export function AppShell({ auth, children }: { auth: AuthState; children: ReactN
   );
 }
 
-/** The sidebar links: pages of the active role, grouped. */
-function navigationFor(auth: AuthState) {
+/** The sidebar links: pages of the active role, grouped; none while the dashboard is locked. */
+function navigationFor(auth: AuthState, isLocked: boolean) {
+  if (isLocked) return [];
   const subject = accessSubjectOf(auth);
   return NAV_GROUPS.map((group) => ({
     group,
@@ -88,19 +93,21 @@ function navigationFor(auth: AuthState) {
 
 function Sidebar({
   auth,
+  isLocked,
   helpUrl,
   isOpen,
   onClose,
   onChangePassword,
 }: {
   auth: AuthState;
+  isLocked: boolean;
   helpUrl: string | null;
   isOpen: boolean;
   onClose: () => void;
   onChangePassword: (() => void) | null;
 }) {
   const { t } = useTranslation("shell");
-  const sections = navigationFor(auth);
+  const sections = navigationFor(auth, isLocked);
   const nav = useRef<HTMLElement>(null);
   const closeButton = useRef<HTMLButtonElement>(null);
   const close = useRef(onClose);
