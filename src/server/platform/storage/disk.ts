@@ -1,6 +1,6 @@
-import { mkdir, open, rename, rm, stat } from "node:fs/promises";
+import { open, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import type { StorageDriver } from "./storage";
+import { inFolder, type StorageDriver } from "./storage";
 
 /**
  * Files in a folder (DATA_DIR/files by default), one file per key. A file appears by a rename of
@@ -20,8 +20,7 @@ export function diskDriver(root: string): StorageDriver {
     async commit(staged, key) {
       const file = fileOf(key);
       try {
-        await mkdir(path.dirname(file), { recursive: true });
-        await rename(staged.path, file);
+        await inFolder(path.dirname(file), () => rename(staged.path, file));
       } finally {
         await rm(staged.path, { force: true });
       }

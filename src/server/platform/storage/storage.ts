@@ -106,6 +106,20 @@ export function kindOfKey(key: string): FileKind | null {
   return extension ? kindOfExtension(extension) : null;
 }
 
+/**
+ * Runs a file operation in a folder, making the folder only when the operation finds it missing:
+ * a put does not pay for a folder check it almost never needs.
+ */
+export async function inFolder<Result>(folder: string, operation: () => Promise<Result>): Promise<Result> {
+  try {
+    return await operation();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    await mkdir(folder, { recursive: true });
+    return operation();
+  }
+}
+
 function toReadable(input: FileInput): Readable {
   if (input instanceof Readable) return input;
   if (input instanceof Uint8Array) return Readable.from([input]);
@@ -123,9 +137,8 @@ async function stage(
   kind: FileKind,
   maxBytes: number,
 ): Promise<{ path: string; size: number; sha256: string }> {
-  await mkdir(stagingDir, { recursive: true });
   const stagedPath = path.join(stagingDir, `${randomUUID()}.part`);
-  const handle = await open(stagedPath, "wx", 0o600);
+  const handle = await inFolder(stagingDir, () => open(stagedPath, "wx", 0o600));
   const source = toReadable(input);
   const hash = createHash("sha256");
   const checkText = isTextKind(kind) ? textChecker(kind) : null;
