@@ -13,6 +13,7 @@ import {
   signIn,
   startServer,
   stopChild,
+  waitForStartupJobs,
   warmFiles,
 } from "./bench-lib";
 import { BENCH_PASSWORD, generateSchool } from "./gen-data";
@@ -104,6 +105,11 @@ async function runSuite(
   if (dataDir) warmFiles(dataDir, log);
   const server = await startServer({ projectRoot, env: { ...env, SEED_DEMO: "false" }, timeoutMs: 180_000 });
   try {
+    await waitForStartupJobs(
+      server,
+      await signIn(server.baseUrl, "bench-admin@dash.bench", BENCH_PASSWORD),
+      log,
+    );
     const measurements: Measurement[] = [];
     const queue = async (name: string, email: string) => {
       log(`${db}: ${name}…`);

@@ -15,6 +15,7 @@ import {
   signIn,
   startServer,
   stopChild,
+  waitForStartupJobs,
   warmFiles,
 } from "./bench-lib";
 import { BENCH_PASSWORD, generateSchool } from "./gen-data";
@@ -107,6 +108,11 @@ async function runSuite(
   await setClassGoals(env, dataDir);
   const server = await startServer({ projectRoot, env: { ...env, SEED_DEMO: "false" }, timeoutMs: 180_000 });
   try {
+    await waitForStartupJobs(
+      server,
+      await signIn(server.baseUrl, "bench-admin@dash.bench", BENCH_PASSWORD),
+      log,
+    );
     const measurements: Measurement[] = [];
     const measure = async (name: string, path: string, cookie: string, targetMs: number) => {
       log(`${db}: ${name}…`);

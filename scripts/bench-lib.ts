@@ -206,6 +206,8 @@ export interface RunningServer {
   startMs: number;
   /** True when dist/index.html changed while it started, i.e. the start included a web build. */
   builtWeb: boolean;
+  /** When it answered healthy (performance.now()). */
+  readyAt: number;
 }
 
 function mtimeOrZero(file: string): number {
@@ -247,7 +249,13 @@ export async function startServer(options: {
       await response.arrayBuffer();
       if (response.status === 200) {
         const startMs = performance.now() - started;
-        return { child, baseUrl, startMs, builtWeb: mtimeOrZero(builtIndex) !== builtBefore };
+        return {
+          child,
+          baseUrl,
+          startMs,
+          builtWeb: mtimeOrZero(builtIndex) !== builtBefore,
+          readyAt: performance.now(),
+        };
       }
     } catch {
       // not listening yet
@@ -731,4 +739,29 @@ export function printReport(
     lines.push(...(suite.otherRows ?? []));
   }
   console.log(lines.join("\n"));
+}
+
+/** The server starts its job runner this long after it listens (serve.ts). */
+const JOBS_START_DELAY_MS = 30_000;
+
+/**
+ * Waits until the jobs a new server runs at once (the nightly runs it finds not yet done today, on a
+ * freshly generated database) have finished, so a measurement sees a school day's server, not its
+ * first night's catch-up. Asks the administrators' job list until nothing is queued or running.
+ */
+export async function waitForStartupJobs(
+  server: RunningServer,
+  adminCookie: string,
+  log: (message: string) => void,
+): Promise<void> {
+  await sleep(Math.max(0, server.readyAt + JOBS_START_DELAY_MS + 3_000 - performance.now()));
+  log("waiting for the jobs a new server runs at once…");
+  const deadline = performance.now() + 15 * 60_000;
+  let quietPolls = 0;
+  while (performance.now() < deadline && quietPolls < 2) {
+    const response = await fetch(`${server.baseUrl}/api/admin/jobs`, { headers: { cookie: adminCookie } });
+    const { data } = (await response.json()) as { data: { queued: number; running: number }[] };
+    quietPolls = data.every((job) => job.queued === 0 && job.running === 0) ? quietPolls + 1 : 0;
+    await sleep(1_000);
+  }
 }
