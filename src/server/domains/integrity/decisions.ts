@@ -31,6 +31,20 @@ export function reviewBlock(
   return null;
 }
 
+/**
+ * Why a strike may not be appealed now (a key of the domain's catalogue), or null: only a confirmed
+ * strike that still counts, and only once.
+ */
+export function appealBlock(
+  status: ReviewStatus,
+  isActiveStrike: boolean,
+  decisions: readonly PastDecision[],
+): "notAppealable" | "appealedAlready" | null {
+  if (status !== "confirmed" || !isActiveStrike) return "notAppealable";
+  if (decisions.some((decision) => decision.action === "appeal")) return "appealedAlready";
+  return null;
+}
+
 /** What a decision makes of an incident: its next status, and whether a strike starts or ends. */
 export interface Outcome {
   status: ReviewStatus;

@@ -7,7 +7,7 @@ import type { Actor, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { readableStudentIds, unlockableStudentIds } from "./access";
-import { activeStrikesOf } from "./records";
+import { activeStrikesOf, isOpen } from "./records";
 import { integritySettingsOf, lockoutEnabledFor } from "./settings";
 
 /** A six-digit code the student reads out to a Guide, who unlocks with it. */
@@ -117,7 +117,7 @@ function standingOf(studentId: SQL, now: Date): SQL {
   return sql`select coalesce(u.preferred_first_name, u.given_name) || ' ' || u.family_name as name,
       ${activeStrikesOf(studentId, now)} as "activeStrikes",
       (select count(*)::int from integrity_incidents p where p.student_sourced_id = ${studentId}
-        and p.review_status in ('pending', 'awaiting_second', 'escalated', 'appealed')) as pending,
+        and ${isOpen(sql`p`)}) as pending,
       ${lockoutEnabledFor(studentId)} as "lockoutEnabled",
       l.code, ${isoInstant(sql`l.locked_at`)} as "lockedAt",
       (select ${isoInstant(sql`max(s.struck_at)`)} from integrity_incidents s

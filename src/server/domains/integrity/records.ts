@@ -17,7 +17,7 @@ import { message } from "../../lib/i18n";
 import { nameOf } from "../rostering/queries";
 import { studentIdsOfClass } from "../rostering/scope";
 import { isFamilySide, readableStudentIds, reviewableStudentIds } from "./access";
-import { reviewBlock } from "./decisions";
+import { appealBlock, reviewBlock } from "./decisions";
 import { integritySettingsOf } from "./settings";
 
 /** Incidents as the API answers them: the spec's record, its student, evidence and history. */
@@ -28,6 +28,14 @@ const STATUSES_OF_GROUP: Record<IncidentsQuery["status"], readonly ReviewStatus[
   confirmed: STRIKE_STATUSES,
   resolved: ["confirmed", "dismissed"],
 };
+
+/**
+ * Whether an incident (`incident`) waits in the review queue, written out as the queue's partial
+ * index is, so the planner can use it.
+ */
+export function isOpen(incident: SQL): SQL {
+  return sql`${incident}.review_status in ${sql.raw(`(${OPEN_REVIEW_STATUSES.map((status) => `'${status}'`).join(", ")})`)}`;
+}
 
 /** A strike counts while confirmed (or appealed, until the appeal is decided) and not expired. */
 export function isActiveStrike(incident: SQL, now: Date): SQL {
@@ -69,12 +77,7 @@ const screenshotPath = (id: string) => `/api/integrity/incidents/${id}/screensho
 
 /** Whether the caller may appeal: the student or their family, once, while the strike counts. */
 function mayAppeal(actor: Actor, row: Omit<RecordRow, "has_screenshot">): boolean {
-  return (
-    isFamilySide(actor) &&
-    row.review_status === "confirmed" &&
-    row.is_active_strike &&
-    !row.decisions.some((decision) => decision.action === "appeal")
-  );
+  return isFamilySide(actor) && appealBlock(row.review_status, row.is_active_strike, row.decisions) === null;
 }
 
 /** Shapes rows for the caller: evidence and the lockout code for reviewers, what they may do now. */

@@ -8,7 +8,7 @@ import type { ChangedSummaries } from "../activity/home-summaries";
 import { restoreVoidedXp, voidSessionXp } from "../activity/xp";
 import { studentIdsInReach } from "../rostering/scope";
 import { isFamilySide, reviewableStudentIds } from "./access";
-import { outcomeOf, type PastDecision, reviewBlock } from "./decisions";
+import { appealBlock, outcomeOf, type PastDecision, reviewBlock } from "./decisions";
 import { closeLockout, lockIfDue } from "./lockout";
 import { activeStrikesOf } from "./records";
 import { integritySettingsOf } from "./settings";
@@ -154,10 +154,8 @@ export async function appealIncident(db: Database, actor: Actor, id: string, not
       tx,
       sql`select strike_expires_at > ${now} as active from integrity_incidents where id = ${id}::uuid`,
     );
-    if (incident.status !== "confirmed" || !strike?.active)
-      throw new AppError("conflict", message("integrity:notAppealable"));
-    if (incident.decisions.some((decision) => decision.action === "appeal"))
-      throw new AppError("conflict", message("integrity:appealedAlready"));
+    const block = appealBlock(incident.status, Boolean(strike?.active), incident.decisions);
+    if (block) throw new AppError("conflict", message(`integrity:${block}`));
     await recordDecision(tx, id, actor, { action: "appeal", note, status: "appealed" }, now);
   });
 }

@@ -5,7 +5,7 @@ import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { reviewableStudentIds } from "./access";
-import { isActiveStrike } from "./records";
+import { isActiveStrike, isOpen } from "./records";
 
 /** Students and classes listed at most: the ones that need attention first. */
 const MAX_LISTED = 200;
@@ -25,12 +25,12 @@ export async function integritySummary(db: Database, actor: Actor, now: Date): P
     db,
     sql`with per_student as (
         select i.student_sourced_id as id,
-          count(*) filter (where i.review_status in ('pending', 'awaiting_second', 'escalated', 'appealed'))::int as pending,
+          count(*) filter (where ${isOpen(sql`i`)})::int as pending,
           count(*) filter (where ${isActiveStrike(sql`i`, now)})::int as strikes,
           count(*) filter (where ${isActiveStrike(sql`i`, now)} and i.struck_at >= ${newSince})::int as new_strikes,
           max(i.occurred_at) as latest
         from integrity_incidents i
-        where (i.review_status in ('pending', 'awaiting_second', 'escalated', 'appealed') or ${isActiveStrike(sql`i`, now)})
+        where (${isOpen(sql`i`)} or ${isActiveStrike(sql`i`, now)})
           and i.student_sourced_id in (${reviewable})
         group by i.student_sourced_id),
       locked as (

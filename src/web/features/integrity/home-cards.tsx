@@ -4,12 +4,13 @@ import { ShieldAlert } from "lucide-react";
 import { type ReactNode, Suspense, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { IntegritySummary } from "../../../shared/contracts/integrity";
+import { useAnnouncement } from "../../components/ui/announcement";
 import { buttonClass } from "../../components/ui/form";
 import { formatNumber } from "../../lib/format";
 import { useAuth } from "../auth/use-auth";
 import { Section } from "../home/parts";
 import { studentIntegrityQuery, summaryQuery } from "./api";
-import { LockedBadge, StrikeMeter, useAnnouncement } from "./parts";
+import { LockedBadge, StrikeMeter } from "./parts";
 import { StrikeList } from "./strike-list";
 
 /**

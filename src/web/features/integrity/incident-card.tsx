@@ -4,6 +4,7 @@ import { History } from "lucide-react";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { IncidentRecord, ReviewDecision } from "../../../shared/contracts/integrity";
+import type { Announce } from "../../components/ui/announcement";
 import { buttonClass } from "../../components/ui/form";
 import { formatNumber, instantLabel } from "../../lib/format";
 import { useAuth } from "../auth/use-auth";
@@ -16,7 +17,6 @@ import {
   unlockStudent,
 } from "./api";
 import {
-  type Announce,
   confidenceText,
   DecisionHistory,
   Evidence,

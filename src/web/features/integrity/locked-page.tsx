@@ -4,12 +4,13 @@ import { LockOpen } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "../../components/page-header";
+import { useAnnouncement } from "../../components/ui/announcement";
 import { buttonClass } from "../../components/ui/form";
 import { instantLabel } from "../../lib/format";
 import { Loading, QueryError, Section } from "../home/parts";
 import { lockoutQuery } from "./api";
 import { isLockedOut } from "./lockout";
-import { StrikeMeter, useAnnouncement } from "./parts";
+import { StrikeMeter } from "./parts";
 import { StrikeList } from "./strike-list";
 
 /**

@@ -9,7 +9,7 @@ import {
   ShieldAlert,
   X,
 } from "lucide-react";
-import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { IncidentDecision, IncidentRecord, ReviewStatus } from "../../../shared/contracts/integrity";
 import { DASH_ROLES } from "../../../shared/roles";
@@ -369,31 +369,4 @@ export function StrikeTerm({ incident }: { incident: IncidentRecord }) {
       {t("strike.expired", { date })}
     </Pill>
   );
-}
-
-/** Says what a step did; the incident may leave its list, so focus moves to this message. */
-export type Announce = (text: string) => void;
-
-/** The page's message of what a step did, and the function that sets it. */
-export function useAnnouncement(): [ReactNode, Announce] {
-  const [announcement, setAnnouncement] = useState<{ text: string; at: number } | null>(null);
-  const message = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (announcement) message.current?.focus();
-  }, [announcement]);
-  const node = (
-    <div role="status">
-      {announcement && (
-        <p
-          key={announcement.at}
-          ref={message}
-          tabIndex={-1}
-          className="rounded-lg border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm font-medium text-emerald-900 focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100"
-        >
-          {announcement.text}
-        </p>
-      )}
-    </div>
-  );
-  return [node, useCallback((text: string) => setAnnouncement({ text, at: Date.now() }), [])];
 }

@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { IncidentGroup } from "../../../shared/contracts/integrity";
 import { Card, PageHeader } from "../../components/page-header";
+import { type Announce, useAnnouncement } from "../../components/ui/announcement";
 import { buttonClass, SelectField } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
 import { Tabs } from "../../components/ui/tabs";
@@ -12,7 +13,6 @@ import { useAuth } from "../auth/use-auth";
 import { EmptyState, Loading, QueryError, Section } from "../home/parts";
 import { incidentsQuery, summaryQuery } from "./api";
 import { IncidentCard, StudentStanding } from "./incident-card";
-import { type Announce, useAnnouncement } from "./parts";
 import { RulesPanel } from "./rules-panel";
 
 const PENDING_PATH = "/app/flow/cheating/pending";

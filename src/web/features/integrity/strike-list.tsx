@@ -2,10 +2,11 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { IncidentRecord } from "../../../shared/contracts/integrity";
+import type { Announce } from "../../components/ui/announcement";
 import { buttonClass } from "../../components/ui/form";
 import { Loading, QueryError } from "../home/parts";
 import { appealIncident, incidentsQuery, integrityKeys } from "./api";
-import { type Announce, DecisionHistory, NoteDialog, StatusBadge, StrikeTerm, WhatHappened } from "./parts";
+import { DecisionHistory, NoteDialog, StatusBadge, StrikeTerm, WhatHappened } from "./parts";
 
 /**
  * A student's strikes as they or their family read them: what happened, what the reviewer wrote,

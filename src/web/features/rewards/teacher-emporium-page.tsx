@@ -6,10 +6,11 @@ import {
   useQueryClient,
 } from "@tanstack/react-query";
 import { Gift, Inbox, PackageCheck } from "lucide-react";
-import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Redemption, RedemptionAction } from "../../../shared/contracts/rewards";
 import { PageHeader } from "../../components/page-header";
+import { type Announce, useAnnouncement } from "../../components/ui/announcement";
 import { ConfirmDialog, failureMessage } from "../../components/ui/dialog";
 import { buttonClass } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
@@ -24,21 +25,13 @@ const PAGE_SIZE = 10;
 /** Who asked, or "a student" when their account is gone. */
 const studentNameOf = (request: Redemption) => request.student?.name ?? i18next.t("rewards:handout.aStudent");
 
-/** Says what a step did; the request's row leaves its list, so focus moves to this message. */
-type Announce = (text: string) => void;
-
 /**
  * A Guide's (or administrator's) side of the emporium: approved requests to hand out, and the
  * requests still waiting for a decision: theirs to make for students without a family.
  */
 export function TeacherEmporiumPage() {
   const { t } = useTranslation("rewards");
-  const [announcement, setAnnouncement] = useState<{ text: string; at: number } | null>(null);
-  const message = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (announcement) message.current?.focus();
-  }, [announcement]);
-  const announce: Announce = (text) => setAnnouncement({ text, at: Date.now() });
+  const [announcement, announce] = useAnnouncement();
 
   return (
     <div className="space-y-6">
@@ -46,18 +39,7 @@ export function TeacherEmporiumPage() {
         title={t("common:pages./app/teacher/emporium.title")}
         description={t("handout.description")}
       />
-      <div role="status">
-        {announcement && (
-          <p
-            key={announcement.at}
-            ref={message}
-            tabIndex={-1}
-            className="rounded-lg border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm font-medium text-emerald-900 focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100"
-          >
-            {announcement.text}
-          </p>
-        )}
-      </div>
+      {announcement}
       <HandOutQueue announce={announce} />
       <WaitingRequests announce={announce} />
     </div>
