@@ -1,10 +1,13 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { rmSync } from "node:fs";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { hashSecret } from "../src/server/lib/secrets";
 import {
   generateOnce,
   type Measurement,
   measureLoad,
+  openBenchDatabase,
   p95Measurement,
   printReport,
   projectRoot,
@@ -84,15 +87,35 @@ const generate = (env: NodeJS.ProcessEnv, dataDir: string | null) =>
     await db.execute(sql`vacuum analyze`);
   });
 
-/** A screenshot's size in base64, starting as a PNG does (the storage checks the signature). */
-const screenshot = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-  randomBytes(SCREENSHOT_BYTES - 8),
-]).toString("base64");
+/**
+ * What an earlier run's agents reported is taken away (the kept PGlite folder would otherwise
+ * grow a longer queue and a folder of screenshots with every run), so each run starts the same.
+ */
+async function forgetEarlierReports(env: NodeJS.ProcessEnv, dataDir: string | null) {
+  if (!dataDir) return;
+  rmSync(path.join(dataDir, "files", "evidence"), { recursive: true, force: true });
+  const database = await openBenchDatabase(env, dataDir);
+  try {
+    await database.db.execute(sql`delete from integrity_incidents where client_id not like 'seed-%'`);
+    await database.db.execute(sql`vacuum full analyze integrity_incidents`);
+  } finally {
+    await database.close();
+  }
+}
 
-function incidentBody(): string {
+/** A screenshot's size in base64, starting as a PNG does (the storage checks the signature). */
+const screenshot = Buffer.from(
+  Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    randomBytes(SCREENSHOT_BYTES - 8),
+  ]).toString("base64"),
+);
+const bodyEnd = Buffer.from(`"}`);
+
+function incidentBody(): Buffer {
   const student = 1 + Math.floor(Math.random() * students);
-  return `{"client_id":"${randomUUID()}","user_id":"gen-student-${student}","incident_type":"off_task_app","confidence_score":0.9,"app_name":"Game","detected_text":"Level 1","created_at":"${new Date().toISOString()}","screenshot":"${screenshot}"}`;
+  const fields = `{"client_id":"${randomUUID()}","user_id":"gen-student-${student}","incident_type":"off_task_app","confidence_score":0.9,"app_name":"Game","detected_text":"Level 1","created_at":"${new Date().toISOString()}","screenshot":"`;
+  return Buffer.concat([Buffer.from(fields), screenshot, bodyEnd]);
 }
 
 async function runSuite(
@@ -102,6 +125,7 @@ async function runSuite(
 ): Promise<SuiteResult> {
   log(`${db}: generating ${students} students and ${incidents} incidents (reused when already there)…`);
   await generate(env, dataDir);
+  await forgetEarlierReports(env, dataDir);
   if (dataDir) warmFiles(dataDir, log);
   const server = await startServer({ projectRoot, env: { ...env, SEED_DEMO: "false" }, timeoutMs: 180_000 });
   try {

@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { ONEROSTER_BASE_PATH } from "../shared/contracts/api-clients";
 import type { PublicConfig } from "../shared/contracts/config";
@@ -20,6 +19,7 @@ import { courseRoutes } from "./domains/rostering/course-routes";
 import { oneRosterRoutes } from "./domains/rostering/oneroster/routes";
 import { rosteringRoutes } from "./domains/rostering/routes";
 import { loadSession, requireSession } from "./lib/auth";
+import { limitBody } from "./lib/body-limit";
 import { compressJson } from "./lib/compress-json";
 import type { AppDeps, AppEnv } from "./lib/context";
 import { AppError } from "./lib/errors";
@@ -83,7 +83,7 @@ export function createApp(deps: AppDeps) {
     );
   });
 
-  const limitBody = bodyLimit({
+  const limitJsonBody = limitBody({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
       throw new AppError("payload_too_large", message("common:bodyTooLarge"));
@@ -95,7 +95,7 @@ export function createApp(deps: AppDeps) {
     .use("*", (c, next) =>
       c.req.method === "GET" || c.req.method === "HEAD" || OWN_BODY_LIMITS.has(c.req.path)
         ? next()
-        : limitBody(c, next),
+        : limitJsonBody(c, next),
     )
     .get("/health", async (c) => {
       try {

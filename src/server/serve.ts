@@ -3,6 +3,7 @@ import path from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app";
 import type { DatabaseHandle } from "./db/client";
+import { createAppKeys } from "./domains/activity/apps";
 import { authSettingsFromEnv, createAuthService } from "./domains/auth/service";
 import type { Env } from "./env";
 import type { Logger } from "./lib/logger";
@@ -89,6 +90,7 @@ export async function serveRequests(options: {
     live,
     secretBox,
     storage,
+    appKeys: createAppKeys(database.db, bus),
     jobs,
     webRoot,
   });

@@ -2,6 +2,7 @@ import type { HttpBindings } from "@hono/node-server";
 import type { AuthUser } from "../../shared/contracts/auth";
 import type { DashRole } from "../../shared/roles";
 import type { Database, DatabaseKind } from "../db/client";
+import type { AppKeys } from "../domains/activity/apps";
 import type { AuthService, SignedInSession } from "../domains/auth/service";
 import type { Env } from "../env";
 import type { EventBus } from "../platform/events/bus";
@@ -28,6 +29,8 @@ export interface AppDeps {
   secretBox: SecretBox;
   /** Images, evidence and attachments: a folder under DATA_DIR or an S3-compatible bucket. */
   storage: FileStorage;
+  /** The keys learning apps and monitoring agents report with. */
+  appKeys: AppKeys;
   /** Queued and scheduled background jobs. */
   jobs: JobRunner;
   /** The folder of the built SPA; without it only the API is served. */

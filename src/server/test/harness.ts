@@ -7,6 +7,7 @@ import pg from "pg";
 import { inject } from "vitest";
 import { createApp } from "../app";
 import { type DatabaseHandle, openDatabase } from "../db/client";
+import { createAppKeys } from "../domains/activity/apps";
 import { authSettingsFromEnv, createAuthService } from "../domains/auth/service";
 import { readEnv } from "../env";
 import { SESSION_COOKIE } from "../lib/auth";
@@ -153,6 +154,7 @@ export async function createTestApp(
     live,
     secretBox,
     storage,
+    appKeys: createAppKeys(handle.db, bus),
     jobs,
     webRoot: options.webRoot,
   };

@@ -452,7 +452,7 @@ describe("learning apps", () => {
     );
   });
 
-  it("refuses events from a switched-off app", async () => {
+  it("refuses events from a switched-off app, even one whose key was just used", async () => {
     const admin = await t.signIn("admin@dash.demo");
     const created = await (
       await t.request("/api/admin/apps", { json: { name: "Old App" }, cookie: admin })
@@ -460,6 +460,8 @@ describe("learning apps", () => {
     const key = await (
       await t.request(`/api/admin/apps/${created.data.id}/keys`, { json: { label: "k" }, cookie: admin })
     ).json();
+    // Used once, so the key's lookup is kept: switching the app off must still reach it at once.
+    expect((await ingest([fact()], key.data.secret)).status).toBe(200);
     await t.request(`/api/admin/apps/${created.data.id}`, {
       method: "PATCH",
       json: { isActive: false },

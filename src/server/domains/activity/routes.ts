@@ -29,7 +29,7 @@ import { readJsonBody, readQuery, requestLanguage } from "../../lib/validation";
 import { ingestedEvents } from "../../platform/metrics/metrics";
 import { EARN_JOB } from "../rewards/jobs";
 import { canSeeStudent, studentIdsInReach } from "../rostering/scope";
-import { authenticateAppKey, createApp, createKey, listApps, listKeys, revokeKey, updateApp } from "./apps";
+import { createApp, createKey, listApps, listKeys, revokeKey, updateApp } from "./apps";
 import { readCaliperEvent } from "./caliper";
 import { homeSummariesOf, studentHome } from "./home-summaries";
 import { ingestActivity, ingestLimitsFromEnv } from "./ingest";
@@ -48,7 +48,7 @@ function countIngestedEvents(result: IngestResult): void {
 }
 
 /** Learning apps post activity here with their API key (no session). */
-export function ingestRoutes({ db, auth, env, live, jobs }: AppDeps) {
+export function ingestRoutes({ db, auth, env, live, jobs, appKeys }: AppDeps) {
   const limits = ingestLimitsFromEnv(env);
   // Credited students' homes update live, and the Alphas their activity earned are paid.
   const tellStudents = async (studentIds: string[]) => {
@@ -57,7 +57,7 @@ export function ingestRoutes({ db, auth, env, live, jobs }: AppDeps) {
   };
   return new Hono<AppEnv & { Variables: { appId: string } }>()
     .use("*", async (c, next) => {
-      const key = await authenticateAppKey(db, c.req.header("authorization"), auth.now(), "learning");
+      const key = await appKeys.authenticate(c.req.header("authorization"), auth.now(), "learning");
       c.set("appId", key.appId);
       await next();
     })
@@ -112,7 +112,7 @@ function idParam(c: Context, name: keyof typeof NOT_FOUND_MESSAGES): string {
 
 const REVIEWERS = ["administrator", "teacher"] as const;
 
-export function activityRoutes({ db, readDb, auth, live }: AppDeps) {
+export function activityRoutes({ db, readDb, auth, live, appKeys }: AppDeps) {
   const forbidden = () => new AppError("forbidden", message("activity:students.forbidden"));
   const summariesInReach = (actor: Actor) => {
     const reach = studentIdsInReach(actor);
@@ -140,7 +140,9 @@ export function activityRoutes({ db, readDb, auth, live }: AppDeps) {
       .patch("/admin/apps/:appId", async (c) => {
         requireActiveRole(c, ADMIN, message("activity:actions.manageApps"));
         const changes = await readJsonBody(c, learningAppChangesSchema);
-        return c.json({ success: true, data: await updateApp(db, idParam(c, "appId"), changes) });
+        const updated = await updateApp(db, idParam(c, "appId"), changes);
+        await appKeys.changed();
+        return c.json({ success: true, data: updated });
       })
       .get("/admin/apps/:appId/keys", async (c) => {
         requireActiveRole(c, ADMIN, message("activity:actions.manageApps"));
@@ -154,6 +156,7 @@ export function activityRoutes({ db, readDb, auth, live }: AppDeps) {
       .delete("/admin/apps/:appId/keys/:keyId", async (c) => {
         requireActiveRole(c, ADMIN, message("activity:actions.manageApps"));
         await revokeKey(db, idParam(c, "appId"), idParam(c, "keyId"), auth.now());
+        await appKeys.changed();
         return c.json({ success: true });
       })
       .get("/admin/learning-settings", async (c) => {

@@ -126,6 +126,44 @@ describe("the agent's reports", () => {
     expect(rejected[1]?.message).toBeTruthy();
   });
 
+  it("answer reports that arrive together each with its own records, an agent's ids being its own", async () => {
+    const created = await call("admin", "/admin/apps", { json: { name: "Second agent", kind: "agent" } });
+    const key = await call("admin", `/admin/apps/${(created.body.data as { id: string }).id}/keys`, {
+      json: { label: "lab" },
+    });
+    const secondKey = (key.body.data as { secret: string }).secret;
+    const shared = incident();
+    const sends = [
+      report(shared),
+      report({ ...shared, user_id: LEO }, secondKey),
+      report(incident({ user_id: "nobody@dash.demo" })),
+      ...Array.from({ length: 5 }, (_, index) =>
+        report(
+          { incidents: [incident(), incident({ user_id: LEO })] },
+          index % 2 ? secondKey : DEMO_AGENT_KEY,
+        ),
+      ),
+    ];
+    const [first, second, unknown, ...batches] = await Promise.all(sends);
+    expect([first?.status, second?.status, unknown?.status]).toEqual([201, 201, 400]);
+    expect([first?.body.user_id, second?.body.user_id]).toEqual([AVA, LEO]);
+    expect(first?.body.id).not.toBe(second?.body.id);
+    expect(unknown?.body.issues).toEqual([expect.objectContaining({ path: "user_id" })]);
+    for (const batch of batches) {
+      const { incidents, rejected } = batch.body as unknown as {
+        incidents: IncidentRecord[];
+        rejected: unknown[];
+      };
+      expect(incidents.map((record) => record.user_id)).toEqual([AVA, LEO]);
+      expect(rejected).toEqual([]);
+    }
+    const [stored] = await queryRows<{ count: number }>(
+      t.db,
+      sql`select count(*)::int as count from integrity_incidents where client_id = ${shared.client_id}`,
+    );
+    expect(stored?.count).toBe(2);
+  });
+
   it("refuse a single bad incident with a 400 naming the field, and what is not a picture", async () => {
     const missing = await report({ ...incident(), created_at: "yesterday" });
     expect(missing.status).toBe(400);

@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import {
   appealRequestSchema,
@@ -10,14 +9,14 @@ import {
   unlockRequestSchema,
 } from "../../../shared/contracts/integrity";
 import { currentActor, requireActiveRole } from "../../lib/auth";
+import { limitBody } from "../../lib/body-limit";
 import type { AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { readJsonBody, readParams, readQuery, requestLanguage } from "../../lib/validation";
 import { fileResponse } from "../../platform/storage/http";
-import { authenticateAppKey } from "../activity/apps";
 import { rewriteHomeSummaries } from "../activity/home-summaries";
-import { incidentsOfBody, intakeIncidents } from "./intake";
+import { createIntake, incidentsOfBody } from "./intake";
 import { lockoutStatus, studentIntegrity, unlockStudent } from "./lockout";
 import { incidentDetail, listIncidents, readIncident, screenshotKeyFor } from "./records";
 import { appealIncident, type DecisionEffects, reviewIncident } from "./review";
@@ -34,16 +33,17 @@ const studentParam = z.object({ studentId: z.string().trim().min(1).max(200) });
  * The monitoring agent reports incidents with its key (no session): one incident, answered 201
  * with its record, or `{ incidents: [...] }`, answered with the records stored and the ones refused.
  */
-export function integrityIntakeRoutes({ db, auth, storage }: AppDeps) {
-  const limitBody = bodyLimit({
+export function integrityIntakeRoutes({ db, auth, storage, appKeys }: AppDeps) {
+  const intake = createIntake(db, storage);
+  const limitIntakeBody = limitBody({
     maxSize: MAX_INTAKE_BODY_BYTES,
     onError: () => {
       throw new AppError("payload_too_large", message("integrity:intake.bodyTooLarge"));
     },
   });
-  return new Hono<AppEnv>().post("/incidents", limitBody, async (c) => {
+  return new Hono<AppEnv>().post("/incidents", limitIntakeBody, async (c) => {
     // Checked before the body is read, so a caller without a key never has its upload parsed.
-    const agent = await authenticateAppKey(db, c.req.header("authorization"), auth.now(), "agent");
+    const agent = await appKeys.authenticate(c.req.header("authorization"), auth.now(), "agent");
     let body: unknown;
     try {
       body = JSON.parse(await c.req.text());
@@ -52,7 +52,7 @@ export function integrityIntakeRoutes({ db, auth, storage }: AppDeps) {
     }
     const language = requestLanguage(c);
     const incidents = incidentsOfBody(body);
-    const result = await intakeIncidents(db, storage, agent.appId, incidents, auth.now(), language);
+    const result = await intake(agent.appId, incidents, auth.now(), language);
     return incidents.isBatch ? c.json(result) : c.json(result.incidents[0], 201);
   });
 }

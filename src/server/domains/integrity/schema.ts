@@ -53,9 +53,10 @@ export const integrityIncidents = pgTable(
   (table) => [
     uniqueIndex("integrity_incidents_client_idx").on(table.agentId, table.clientId),
     index("integrity_incidents_student_idx").on(table.studentSourcedId, table.occurredAt),
-    // The review queue: the open incidents, oldest first.
+    // The review queue: the open incidents, oldest first; with the student, so the queue's total
+    // is counted from the index alone.
     index("integrity_incidents_open_idx")
-      .on(table.occurredAt)
+      .on(table.occurredAt, table.studentSourcedId)
       .where(sql`${table.reviewStatus} in ('pending', 'awaiting_second', 'escalated', 'appealed')`),
     index("integrity_incidents_session_idx")
       .on(table.studentSourcedId, table.sessionId)

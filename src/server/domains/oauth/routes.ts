@@ -1,8 +1,8 @@
 import { type Context, Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { apiClientListQuerySchema, createApiClientSchema } from "../../../shared/contracts/api-clients";
 import { clientIp, requireActiveRole } from "../../lib/auth";
+import { limitBody } from "../../lib/body-limit";
 import type { AppDeps, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
@@ -78,7 +78,7 @@ export function oauthRoutes({ db, env, auth }: AppDeps) {
   return new Hono<AppEnv>()
     .use(
       "/token",
-      bodyLimit({
+      limitBody({
         maxSize: TOKEN_REQUEST_MAX_BYTES,
         onError: (c) =>
           c.json({ error: "invalid_request", error_description: "The request is too large" }, 413),

@@ -1,5 +1,6 @@
 import { open, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
+import { sharedRuns } from "../../lib/shared-runs";
 import { inFolder, type StorageDriver } from "./storage";
 
 /**
@@ -8,6 +9,14 @@ import { inFolder, type StorageDriver } from "./storage";
  */
 export function diskDriver(root: string): StorageDriver {
   const base = path.resolve(root);
+  const flushFolder = sharedRuns(async (folder: string) => {
+    const handle = await open(folder, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  });
   // Keys are checked before they get here; this is the second lock on the same door.
   const fileOf = (key: string) => {
     const file = path.resolve(base, key);
@@ -21,16 +30,12 @@ export function diskDriver(root: string): StorageDriver {
       const file = fileOf(key);
       try {
         await inFolder(path.dirname(file), () => rename(staged.path, file));
-      } finally {
+      } catch (error) {
         await rm(staged.path, { force: true });
+        throw error;
       }
-      // The rename itself must survive a power cut: flush the folder that now lists the file.
-      const folder = await open(path.dirname(file), "r");
-      try {
-        await folder.sync();
-      } finally {
-        await folder.close();
-      }
+      // The rename itself must survive a power cut: the folder that now lists the file is flushed.
+      await flushFolder(path.dirname(file));
     },
     async open(key) {
       const file = fileOf(key);

@@ -120,9 +120,10 @@ export async function inFolder<Result>(folder: string, operation: () => Promise<
   }
 }
 
-function toReadable(input: FileInput): Readable {
+/** The upload's chunks: bytes already in memory are one chunk, without a stream around them. */
+function chunksOf(input: FileInput): Iterable<Uint8Array> | Readable {
+  if (input instanceof Uint8Array) return [input];
   if (input instanceof Readable) return input;
-  if (input instanceof Uint8Array) return Readable.from([input]);
   return Readable.fromWeb(input as import("node:stream/web").ReadableStream<Uint8Array>);
 }
 
@@ -139,13 +140,13 @@ async function stage(
 ): Promise<{ path: string; size: number; sha256: string }> {
   const stagedPath = path.join(stagingDir, `${randomUUID()}.part`);
   const handle = await inFolder(stagingDir, () => open(stagedPath, "wx", 0o600));
-  const source = toReadable(input);
+  const source = chunksOf(input);
   const hash = createHash("sha256");
   const checkText = isTextKind(kind) ? textChecker(kind) : null;
   let head = new Uint8Array(0);
   let size = 0;
   try {
-    for await (const chunk of source as AsyncIterable<Uint8Array | string>) {
+    for await (const chunk of source as AsyncIterable<Uint8Array | string> | Iterable<Uint8Array>) {
       const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
       size += bytes.length;
       if (size > maxBytes)
@@ -168,7 +169,7 @@ async function stage(
     await handle.close();
     return { path: stagedPath, size, sha256: hash.digest("hex") };
   } catch (error) {
-    source.destroy();
+    if (source instanceof Readable) source.destroy();
     await handle.close().catch(() => {});
     await rm(stagedPath, { force: true });
     throw error;

@@ -1,0 +1,2 @@
+DROP INDEX "integrity_incidents_open_idx";--> statement-breakpoint
+CREATE INDEX "integrity_incidents_open_idx" ON "integrity_incidents" USING btree ("occurred_at","student_sourced_id") WHERE "integrity_incidents"."review_status" in ('pending', 'awaiting_second', 'escalated', 'appealed');
