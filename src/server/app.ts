@@ -5,6 +5,7 @@ import type { PublicConfig } from "../shared/contracts/config";
 import { pingDatabase } from "./db/client";
 import { flowRoutes } from "./domains/activity/flow-routes";
 import { activityRoutes, ingestRoutes } from "./domains/activity/routes";
+import { assessmentRoutes, MAP_IMPORT_PATH } from "./domains/assessment/routes";
 import { authRoutes, passwordAdminRoutes } from "./domains/auth/routes";
 import { goalsRoutes } from "./domains/goals/routes";
 import { refuseLockedStudents } from "./domains/integrity/lockout";
@@ -37,7 +38,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /** Learning apps post under here with their key: no session, no cookie. */
 const INGEST_PATHS = "/api/ingest/";
 /** Paths whose uploads are measured by their own, larger limits. */
-const OWN_BODY_LIMITS = new Set([ROSTER_IMPORT_PATH, INCIDENT_INTAKE_PATH]);
+const OWN_BODY_LIMITS = new Set([ROSTER_IMPORT_PATH, INCIDENT_INTAKE_PATH, MAP_IMPORT_PATH]);
 
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
@@ -55,7 +56,7 @@ export function createApp(deps: AppDeps) {
     "/api/*",
     guardStateChangingRequests({
       trustProxy: deps.env.TRUST_PROXY,
-      bodyTypes: { [ROSTER_IMPORT_PATH]: "application/zip" },
+      bodyTypes: { [ROSTER_IMPORT_PATH]: "application/zip", [MAP_IMPORT_PATH]: "multipart/form-data" },
       bearerOnlyPrefixes: [INGEST_PATHS],
     }),
   );
@@ -127,6 +128,7 @@ export function createApp(deps: AppDeps) {
     .route("/", activityRoutes(deps))
     .route("/flow", flowRoutes(deps))
     .route("/rewards", rewardsRoutes(deps))
+    .route("/assessment", assessmentRoutes(deps))
     .route("/goals", goalsRoutes(deps))
     .route("/leaderboards", leaderboardsRoutes(deps))
     .route("/integrity", integrityRoutes(deps))

@@ -1,5 +1,6 @@
 // Every table of every domain, for Drizzle's migrations and typed queries.
 export * from "../domains/activity/schema";
+export * from "../domains/assessment/schema";
 export * from "../domains/auth/schema";
 export * from "../domains/goals/schema";
 export * from "../domains/integrity/schema";

@@ -165,7 +165,8 @@ export async function createTestApp(
     init: {
       method?: string;
       json?: unknown;
-      body?: string;
+      /** A form (multipart) goes with the content type the request gives it. */
+      body?: string | FormData;
       cookie?: string;
       headers?: Record<string, string>;
     } = {},
@@ -177,7 +178,7 @@ export async function createTestApp(
     const method = init.method ?? (body === undefined ? "GET" : "POST");
     // As the web app does: every state-changing request says JSON, with or without a body.
     const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === "content-type");
-    if (method !== "GET" && method !== "HEAD" && !hasContentType)
+    if (method !== "GET" && method !== "HEAD" && !hasContentType && !(body instanceof FormData))
       headers["content-type"] = "application/json";
     return app.request(path, { method, headers, body });
   }

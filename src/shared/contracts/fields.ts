@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isIsoDate } from "../search";
-import { invalid } from "../validation-messages";
+import { invalid, type ValidationMessage } from "../validation-messages";
 
 /** Field schemas the contracts share, so each rule is written once. */
 
@@ -8,6 +8,13 @@ import { invalid } from "../validation-messages";
 export const calendarDate = () => z.string().refine(isIsoDate, invalid("realDate"));
 
 export const NOTHING_TO_CHANGE = invalid("nothingToChange");
+
+/** A `true` or `false` in a query or form field, `false` when absent. */
+export const flag = (message: ValidationMessage) =>
+  z
+    .enum(["true", "false"], message)
+    .default("false")
+    .transform((value) => value === "true");
 
 /**
  * The body of a PATCH: any of these fields, at least one of them given. Unknown fields are

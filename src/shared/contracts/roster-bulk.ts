@@ -1,11 +1,6 @@
 import { z } from "zod";
-import { invalid, type ValidationMessage } from "../validation-messages";
-
-const flag = (message: ValidationMessage) =>
-  z
-    .enum(["true", "false"], message)
-    .default("false")
-    .transform((value) => value === "true");
+import { invalid } from "../validation-messages";
+import { flag } from "./fields";
 
 /**
  * `POST /api/admin/roster/import?dryRun=true|false&strict=true|false`: the body is the .zip itself.

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { ImportFileSummary } from "../../../../shared/contracts/roster-bulk";
 import { dashRoleOf } from "../../../../shared/roles";
 import { type Database, queryRows } from "../../../db/client";
+import type { FileSet, FileSetEntry } from "../../../lib/file-set";
 import { message } from "../../../lib/i18n";
 import { CsvSyntaxError, readCsvRecords } from "../../../lib/uploads";
 import { type Header, RowReader, readHeader } from "./fields";
@@ -9,7 +10,6 @@ import { MANIFEST, readManifest } from "./manifest";
 import type { ProblemLog } from "./problems";
 import { type FileMode, RosterIds } from "./roster-ids";
 import { type ParsedRow, type Reference, ROW_READERS, roleKeyOf } from "./rows";
-import type { RosterSource, SourceEntry } from "./source";
 import {
   COLUMNS,
   closestName,
@@ -26,7 +26,7 @@ import {
 /** A stored file the import reads, with the mode the manifest gives it. */
 export interface PlannedFile {
   file: StoredFile;
-  entry: SourceEntry;
+  entry: FileSetEntry;
   mode: Exclude<FileMode, "absent">;
   summary: ImportFileSummary;
 }
@@ -69,11 +69,11 @@ export function columnsOf(file: StoredFile, options: { isDelta: boolean; hasV1p1
  */
 export async function checkRosterSet(
   db: Database,
-  source: RosterSource,
+  source: FileSet,
   problems: ProblemLog,
   options: CheckOptions = {},
 ): Promise<ImportPlan> {
-  const csvEntries = new Map<string, SourceEntry>();
+  const csvEntries = new Map<string, FileSetEntry>();
   for (const entry of source.entries) {
     if (!entry.name.toLowerCase().endsWith(".csv")) {
       problems.warning({ file: entry.name }, message("rostering:bulk.notCsv"));
@@ -176,7 +176,7 @@ export async function checkRosterSet(
 }
 
 /** Says what a file Dash skips seems to hold, when its columns are another file's (a misnamed file). */
-async function describeSkippedColumns(entry: SourceEntry, file: RosterFile, problems: ProblemLog) {
+async function describeSkippedColumns(entry: FileSetEntry, file: RosterFile, problems: ProblemLog) {
   const own: readonly string[] = (STORED_FILES as readonly string[]).includes(file)
     ? COLUMNS[file as StoredFile]
     : file === "userProfiles"

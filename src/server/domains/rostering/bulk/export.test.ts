@@ -5,10 +5,10 @@ import { pipeline } from "node:stream/promises";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, queryRows } from "../../../db/client";
+import { openFileSet } from "../../../lib/file-set";
 import { createTestApp, openEmptyTestDatabase, type TestApp } from "../../../test/harness";
 import { exportRosterZip } from "./export";
 import { importRosterFrom } from "./import";
-import { openRosterSource } from "./source";
 import { STORED_FILES } from "./spec";
 import { fixture, removeTemporaryFolders, rosterSnapshot, writeSet } from "./test-support";
 
@@ -66,7 +66,7 @@ async function portableRoster(db: DatabaseHandle["db"]) {
 
 describe("the roster export", () => {
   it("is a OneRoster 1.2 bulk set: a manifest and the eight files with their standard headers", async () => {
-    const set = await openRosterSource(zipPath);
+    const set = await openFileSet(zipPath);
     try {
       expect(set.entries.map((entry) => entry.name)).toEqual([
         "manifest.csv",

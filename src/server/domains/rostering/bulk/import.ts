@@ -2,10 +2,10 @@ import { sql } from "drizzle-orm";
 import type { ImportProgress, ImportReport } from "../../../../shared/contracts/roster-bulk";
 import type { Language } from "../../../../shared/languages";
 import type { Database } from "../../../db/client";
+import { type FileSet, openFileSet } from "../../../lib/file-set";
 import { applyRosterSet } from "./apply";
 import { checkRosterSet } from "./check";
 import { ProblemLog } from "./problems";
-import { openRosterSource, type RosterSource } from "./source";
 import { fileNameOf, STORED_FILES, type StoredFile } from "./spec";
 
 export interface ImportOptions {
@@ -29,7 +29,7 @@ class DryRunRollback extends Error {}
  */
 export async function importRosterSet(
   db: Database,
-  source: RosterSource,
+  source: FileSet,
   options: ImportOptions = {},
 ): Promise<ImportReport> {
   const started = performance.now();
@@ -82,7 +82,7 @@ export async function importRosterFrom(
   location: string,
   options: ImportOptions = {},
 ): Promise<ImportReport> {
-  const source = await openRosterSource(location);
+  const source = await openFileSet(location);
   try {
     return await importRosterSet(db, source, options);
   } finally {
@@ -91,7 +91,7 @@ export async function importRosterFrom(
 }
 
 /** Turns bytes read per file into one fraction over both passes (each pass reads every stored file once). */
-function progressTracker(source: RosterSource, listener: ImportOptions["onProgress"]) {
+function progressTracker(source: FileSet, listener: ImportOptions["onProgress"]) {
   const sizes = new Map<string, number>(
     source.entries.map((entry) => [entry.name.toLowerCase(), entry.bytes]),
   );

@@ -1,9 +1,9 @@
+import type { FileSetEntry } from "../../../lib/file-set";
 import { message } from "../../../lib/i18n";
 import { type CsvRecord, CsvSyntaxError, readCsvRecords } from "../../../lib/uploads";
 import { standardSpelling } from "./fields";
 import type { ProblemLog } from "./problems";
 import type { FileMode } from "./roster-ids";
-import type { SourceEntry } from "./source";
 import { closestName, MANIFEST_PROPERTIES, type RosterFile, SKIPPED_FILES, STORED_FILES } from "./spec";
 
 export const MANIFEST = "manifest.csv";
@@ -17,7 +17,7 @@ export interface Manifest {
 }
 
 /** Reads manifest.csv (propertyName,value): the OneRoster version and how to read each file. */
-export async function readManifest(entry: SourceEntry, problems: ProblemLog): Promise<Manifest> {
+export async function readManifest(entry: FileSetEntry, problems: ProblemLog): Promise<Manifest> {
   const manifest: Manifest = { version: null, files: new Map() };
   const place = (line: number | null, column: string | null = null) => ({ file: MANIFEST, line, column });
   const records: CsvRecord[] = [];

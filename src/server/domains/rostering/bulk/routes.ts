@@ -11,11 +11,11 @@ import { type ImportStreamLine, rosterImportQuerySchema } from "../../../../shar
 import { requireActiveRole } from "../../../lib/auth";
 import type { AppDeps, AppEnv } from "../../../lib/context";
 import { AppError } from "../../../lib/errors";
+import { type FileSet, openFileSet } from "../../../lib/file-set";
 import { message, translate } from "../../../lib/i18n";
 import { readQuery, requestLanguage } from "../../../lib/validation";
 import { exportRosterZip } from "./export";
 import { importRosterSet } from "./import";
-import { openRosterSource, type RosterSource } from "./source";
 
 /** The import takes the .zip as its body, larger than the API's 1 MB limit: app.ts leaves this path to the route. */
 export const ROSTER_IMPORT_PATH = "/api/admin/roster/import";
@@ -59,7 +59,7 @@ export function rosterBulkRoutes({ db, logger }: AppDeps) {
       }
       isImporting = true;
       const folder = await mkdtemp(path.join(tmpdir(), "dash-roster-import-"));
-      let source: RosterSource | null = null;
+      let source: FileSet | null = null;
       const release = async () => {
         await source?.close();
         await rm(folder, { recursive: true, force: true });
@@ -68,7 +68,7 @@ export function rosterBulkRoutes({ db, logger }: AppDeps) {
       try {
         const file = path.join(folder, "upload.zip");
         await saveBody(c.req.raw.body, file);
-        source = await openRosterSource(file);
+        source = await openFileSet(file);
       } catch (error) {
         await release();
         throw error;

@@ -1,0 +1,121 @@
+import { sql } from "drizzle-orm";
+import type {
+  GoalAreaScore,
+  GrowthWindow,
+  MapSeason,
+  ReportedGrowth,
+  StudentMapResults,
+} from "../../../shared/contracts/assessment";
+import { type Database, queryRows } from "../../db/client";
+import type { Actor } from "../../lib/context";
+import { AppError } from "../../lib/errors";
+import { message } from "../../lib/i18n";
+import { nameOf } from "../rostering/queries";
+import { studentIdsInReach } from "../rostering/scope";
+import { growthOf, windowBetween } from "./growth";
+import { percentileFromNorms } from "./norms";
+
+interface StoredTest {
+  id: string;
+  termName: string;
+  season: MapSeason;
+  schoolYear: number;
+  subject: string;
+  testName: string | null;
+  testDate: string;
+  durationMinutes: number | null;
+  rit: number;
+  standardError: number | null;
+  percentile: number | null;
+  grade: number | null;
+  growthMeasure: boolean;
+  goals: GoalAreaScore[];
+  growth: Partial<Record<GrowthWindow, ReportedGrowth>>;
+}
+
+/**
+ * A student's MAP results, subject by subject: every test in order, its percentile (the export's,
+ * else from the 2020 status norms), and the growth of every window two of the tests span, with the
+ * export's own growth columns where it gave them. Only for people who may see the student.
+ */
+export async function studentMapResults(
+  db: Database,
+  actor: Actor,
+  studentId: string,
+): Promise<StudentMapResults> {
+  const reach = studentIdsInReach(actor);
+  if (!reach) throw new AppError("forbidden", message("assessment:forbidden"));
+  const [student] = await queryRows<{ sourcedId: string; name: string; grade: string | null }>(
+    db,
+    sql`select u.sourced_id as "sourcedId", ${nameOf(sql`u.sourced_id`)} as name, u.grades[1] as grade
+      from users u where u.sourced_id = ${studentId} and u.sourced_id in (${reach})`,
+  );
+  if (!student) throw new AppError("not_found", message("assessment:studentNotFound"));
+  const tests = await queryRows<StoredTest>(
+    db,
+    sql`select id, term_name as "termName", season, school_year as "schoolYear", subject, test_name as "testName",
+        to_char(test_date, 'YYYY-MM-DD') as "testDate", duration_minutes as "durationMinutes", rit,
+        standard_error::float8 as "standardError", percentile, grade, growth_measure as "growthMeasure", goals, growth
+      from map_results where student_sourced_id = ${studentId}
+      order by subject, school_year, array_position(array['fall','winter','spring'], season), test_date`,
+  );
+  const subjects = [...new Set(tests.map((test) => test.subject))];
+  return {
+    student,
+    subjects: subjects.map((subject) => {
+      const ofSubject = tests.filter((test) => test.subject === subject);
+      return { subject, tests: ofSubject.map(withPercentile), growth: growthWindowsOf(ofSubject) };
+    }),
+  };
+}
+
+function withPercentile({ growth: _growth, growthMeasure: _measure, ...test }: StoredTest) {
+  const fromNorms =
+    test.percentile === null && test.grade !== null
+      ? percentileFromNorms(test.subject, test.season, test.grade, test.rit)
+      : null;
+  return {
+    ...test,
+    percentile: test.percentile ?? fromNorms,
+    percentileSource:
+      test.percentile !== null ? ("export" as const) : fromNorms !== null ? ("norms" as const) : null,
+  };
+}
+
+/**
+ * Every window two of a subject's growth tests span, latest end first. NWEA writes a window's
+ * projected and observed growth on the row of its end term, and its typical growth on the row of
+ * its start term.
+ */
+function growthWindowsOf(tests: StoredTest[]) {
+  const counted = tests.filter((test) => test.growthMeasure);
+  const windows = [];
+  for (const end of counted)
+    for (const start of counted) {
+      const window = windowBetween(start, end);
+      if (!window) continue;
+      const atEnd = end.growth[window];
+      const typical = start.growth[window]?.typical ?? atEnd?.typical ?? null;
+      const reported = atEnd || typical !== null ? { ...emptyGrowth, ...atEnd, typical } : null;
+      windows.push({
+        window,
+        from: start.termName,
+        to: end.termName,
+        startRit: start.rit,
+        endRit: end.rit,
+        ...growthOf({ startRit: start.rit, endRit: end.rit, reported }),
+      });
+    }
+  return windows.reverse();
+}
+
+const emptyGrowth: ReportedGrowth = {
+  projected: null,
+  observed: null,
+  observedStandardError: null,
+  met: null,
+  conditionalGrowthIndex: null,
+  conditionalGrowthPercentile: null,
+  quintile: null,
+  typical: null,
+};

@@ -1,0 +1,86 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Hono } from "hono";
+import { z } from "zod";
+import {
+  MAX_MAP_UPLOAD_BYTES,
+  mapImportFormSchema,
+  mapLinkSchema,
+} from "../../../shared/contracts/assessment";
+import { currentActor, requireActiveRole } from "../../lib/auth";
+import type { AppDeps, AppEnv } from "../../lib/context";
+import { AppError } from "../../lib/errors";
+import { openFileSet } from "../../lib/file-set";
+import { message } from "../../lib/i18n";
+import { saveMultipartUpload } from "../../lib/multipart-upload";
+import { parseWith, readJsonBody, readParams, requestLanguage } from "../../lib/validation";
+import { heldMapRows, importMapExport, linkMapStudent, mapImportHistory } from "./map-import";
+import { studentMapResults } from "./map-results";
+
+/** The import takes a multipart upload larger than the API's JSON limit: app.ts leaves this path to the route. */
+export const MAP_IMPORT_PATH = "/api/assessment/map/imports";
+
+const ADMIN = ["administrator"] as const;
+const studentParam = z.object({ studentId: z.string().trim().min(1).max(200) });
+
+export function assessmentRoutes({ db, auth, logger }: AppDeps) {
+  // One import at a time: two would compare against results the other is changing.
+  let isImporting = false;
+  return new Hono<AppEnv>()
+    .post("/map/imports", async (c) => {
+      const actor = requireActiveRole(c, ADMIN, message("assessment:actions.import"));
+      if (Number(c.req.header("content-length") ?? 0) > MAX_MAP_UPLOAD_BYTES + 64 * 1024)
+        throw new AppError("payload_too_large", message("common:upload.tooLarge", { limit: "100 MB" }));
+      if (isImporting) throw new AppError("conflict", message("assessment:import.running"));
+      isImporting = true;
+      const folder = await mkdtemp(path.join(tmpdir(), "dash-map-import-"));
+      try {
+        const file = path.join(folder, "upload");
+        const upload = await saveMultipartUpload(c.req.raw, file, {
+          fileField: "file",
+          maxBytes: MAX_MAP_UPLOAD_BYTES,
+        });
+        const { dryRun } = parseWith(mapImportFormSchema, upload.fields, requestLanguage(c));
+        const files = await openFileSet(file, { singleFile: { name: upload.fileName } });
+        try {
+          const report = await importMapExport(db, files, {
+            dryRun,
+            actorId: actor.realUser.sourcedId,
+            fileName: upload.fileName,
+            now: auth.now(),
+            language: requestLanguage(c),
+          });
+          logger.info("map import", {
+            by: actor.realUser.sourcedId,
+            dryRun,
+            applied: report.applied,
+            ...report.rows,
+          });
+          return c.json(report);
+        } finally {
+          await files.close();
+        }
+      } finally {
+        isImporting = false;
+        await rm(folder, { recursive: true, force: true });
+      }
+    })
+    .get("/map/imports", async (c) => {
+      requireActiveRole(c, ADMIN, message("assessment:actions.import"));
+      return c.json({ imports: await mapImportHistory(db) });
+    })
+    .get("/map/unmatched", async (c) => {
+      requireActiveRole(c, ADMIN, message("assessment:actions.import"));
+      return c.json({ rows: await heldMapRows(db) });
+    })
+    .post("/map/unmatched/link", async (c) => {
+      const actor = requireActiveRole(c, ADMIN, message("assessment:actions.import"));
+      const link = await readJsonBody(c, mapLinkSchema);
+      return c.json(await linkMapStudent(db, { ...link, actorId: actor.realUser.sourcedId }, auth.now()));
+    })
+    .get("/map/students/:studentId", async (c) => {
+      const { studentId } = readParams(c, studentParam);
+      return c.json(await studentMapResults(db, currentActor(c), studentId));
+    });
+}

@@ -1,0 +1,88 @@
+import { createWriteStream } from "node:fs";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import busboy from "busboy";
+import { AppError } from "./errors";
+import { message } from "./i18n";
+import { formatBytes } from "./uploads";
+
+export interface SavedUpload {
+  /** The other fields of the form, as text. */
+  fields: Record<string, string>;
+  /** The file's name as the browser sent it. */
+  fileName: string;
+  bytes: number;
+}
+
+/**
+ * Streams a multipart form's one file (the field `fileField`) to `target` without holding it in
+ * memory, refusing more than `maxBytes`, a second file or no file at all, and keeps its other
+ * fields. Whatever goes wrong is a 4xx that names it.
+ */
+export async function saveMultipartUpload(
+  request: { body: ReadableStream<Uint8Array> | null; headers: Headers },
+  target: string,
+  options: { fileField: string; maxBytes: number },
+): Promise<SavedUpload> {
+  if (!request.body)
+    throw new AppError("bad_request", message("common:upload.noFile", { field: options.fileField }));
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: Object.fromEntries(request.headers),
+      limits: { files: 1, fields: 20, fieldSize: 10_000 },
+    });
+  } catch {
+    throw new AppError("bad_request", message("common:upload.notMultipart"));
+  }
+  const fields: Record<string, string> = {};
+  let saving: Promise<SavedUpload> | null = null;
+  const finished = new Promise<void>((resolve, reject) => {
+    parser.on("field", (name, value) => {
+      fields[name] = value;
+    });
+    parser.on("file", (name, file, info) => {
+      if (name !== options.fileField || saving) {
+        file.resume();
+        return;
+      }
+      let bytes = 0;
+      const counter = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          bytes += chunk.length;
+          if (bytes > options.maxBytes)
+            callback(
+              new AppError(
+                "payload_too_large",
+                message("common:upload.tooLarge", { limit: formatBytes(options.maxBytes) }),
+              ),
+            );
+          else callback(null, chunk);
+        },
+      });
+      saving = pipeline(file, counter, createWriteStream(target)).then(() => ({
+        fields,
+        fileName: info.filename ?? options.fileField,
+        bytes,
+      }));
+      saving.catch(reject);
+    });
+    parser.on("error", () => reject(new AppError("bad_request", message("common:upload.notMultipart"))));
+    parser.on("close", resolve);
+  });
+  await Promise.all([
+    pipeline(Readable.fromWeb(request.body as WebReadableStream<Uint8Array>), parser),
+    finished,
+  ]).catch((error) => {
+    throw error instanceof AppError
+      ? error
+      : new AppError("bad_request", message("common:upload.notMultipart"));
+  });
+  if (!saving)
+    throw new AppError("bad_request", message("common:upload.noFile", { field: options.fileField }));
+  const saved: SavedUpload = await saving;
+  if (saved.bytes === 0)
+    throw new AppError("bad_request", message("common:upload.noFile", { field: options.fileField }));
+  return { ...saved, fields };
+}
