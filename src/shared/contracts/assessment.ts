@@ -52,6 +52,18 @@ export interface ReportedGrowth {
   typical: number | null;
 }
 
+/** A window the export said nothing of: each figure missing. */
+export const NO_REPORTED_GROWTH: ReportedGrowth = {
+  projected: null,
+  observed: null,
+  observedStandardError: null,
+  met: null,
+  conditionalGrowthIndex: null,
+  conditionalGrowthPercentile: null,
+  quintile: null,
+  typical: null,
+};
+
 /** One row of an export, read and checked: a student's test in one term and subject. */
 export interface MapTestEvent {
   /** NWEA's StudentID: the school's own id for the student, matched to the roster. */
@@ -151,23 +163,34 @@ export interface MapTestRecord {
   goals: GoalAreaScore[];
 }
 
+/** A student's growth over one window, from the two RITs and what the export reported. */
+export interface GrowthFigures {
+  /** End RIT − start RIT. */
+  observed: number;
+  /** The student's target: the export's projected growth, else its typical growth. */
+  projected: number | null;
+  /** The norms' mean growth for the start RIT, grade and window: typical, else projected. */
+  typical: number | null;
+  /** The standard deviation of that growth in the norms, when it can be known. */
+  standardDeviation: number | null;
+  /** (observed − typical) / SD: a z-score. */
+  conditionalGrowthIndex: number | null;
+  /** Φ(CGI) as a percentile, 1–99. */
+  conditionalGrowthPercentile: number | null;
+  metProjected: boolean | null;
+  /** Observed ÷ projected, to 2 decimals: the school's "2× growth" is 2. */
+  multiple: number | null;
+  /** Whether observed growth is at least GROWTH_MULTIPLE_TARGET times the projection. */
+  reachesTarget: boolean | null;
+}
+
 /** Growth over one window between two of the student's tests. */
-export interface GrowthRecord {
+export interface GrowthRecord extends GrowthFigures {
   window: GrowthWindow;
   from: string;
   to: string;
   startRit: number;
   endRit: number;
-  observed: number;
-  projected: number | null;
-  typical: number | null;
-  standardDeviation: number | null;
-  conditionalGrowthIndex: number | null;
-  conditionalGrowthPercentile: number | null;
-  metProjected: boolean | null;
-  /** Observed ÷ projected growth: the school's "2× growth" is 2. */
-  multiple: number | null;
-  reachesTarget: boolean | null;
 }
 
 export interface StudentMapResults {

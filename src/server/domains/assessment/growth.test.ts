@@ -1,19 +1,14 @@
 import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import type { MapSeason, ReportedGrowth } from "../../../shared/contracts/assessment";
+import {
+  type MapSeason,
+  NO_REPORTED_GROWTH,
+  type ReportedGrowth,
+} from "../../../shared/contracts/assessment";
 import { growthOf, normalCdf, quintileOfPercentile, windowBetween } from "./growth";
 
-const NONE: ReportedGrowth = {
-  projected: null,
-  observed: null,
-  observedStandardError: null,
-  met: null,
-  conditionalGrowthIndex: null,
-  conditionalGrowthPercentile: null,
-  quintile: null,
-  typical: null,
-};
+const NONE = NO_REPORTED_GROWTH;
 const reported = (figures: Partial<ReportedGrowth>): ReportedGrowth => ({ ...NONE, ...figures });
 
 describe("Φ, the normal distribution function", () => {

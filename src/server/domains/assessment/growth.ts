@@ -1,5 +1,6 @@
 import {
   GROWTH_MULTIPLE_TARGET,
+  type GrowthFigures,
   type GrowthWindow,
   type MapBand,
   type MapSeason,
@@ -60,26 +61,7 @@ export function windowBetween(start: Term, end: Term): GrowthWindow | null {
   return null;
 }
 
-/** A student's growth over one window, from the two RITs and what the export reported. */
-export interface Growth {
-  /** End RIT − start RIT. */
-  observed: number;
-  /** The student's target: the export's projected growth, else its typical growth. */
-  projected: number | null;
-  /** The norms' mean growth for the start RIT, grade and window: typical, else projected. */
-  typical: number | null;
-  /** The standard deviation of that growth in the norms, when it can be known. */
-  standardDeviation: number | null;
-  /** (observed − typical) / SD: a z-score. */
-  conditionalGrowthIndex: number | null;
-  /** Φ(CGI) as a percentile, 1–99. */
-  conditionalGrowthPercentile: number | null;
-  metProjected: boolean | null;
-  /** Observed / projected, to 2 decimals: the school's "2× growth" measure. */
-  multiple: number | null;
-  /** Whether observed growth is at least GROWTH_MULTIPLE_TARGET times the projection. */
-  reachesTarget: boolean | null;
-}
+export type Growth = GrowthFigures;
 
 /**
  * The SD of growth the export's own figures imply: its CGI is (observed − typical) / SD. Null when

@@ -1,7 +1,7 @@
 import { createReadStream, existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { MapTestEvent, ReportedGrowth } from "../../../shared/contracts/assessment";
+import { type MapTestEvent, NO_REPORTED_GROWTH } from "../../../shared/contracts/assessment";
 import { translate } from "../../lib/i18n";
 import { type CsvRecord, readCsvRecords } from "../../lib/uploads";
 import {
@@ -53,16 +53,7 @@ const eventOf = (events: MapTestEvent[], studentId: string, subject: string, ter
   return event;
 };
 
-const NO_GROWTH: ReportedGrowth = {
-  projected: null,
-  observed: null,
-  observedStandardError: null,
-  met: null,
-  conditionalGrowthIndex: null,
-  conditionalGrowthPercentile: null,
-  quintile: null,
-  typical: null,
-};
+const NO_GROWTH = NO_REPORTED_GROWTH;
 
 describe("the header of a MAP export", () => {
   it("finds columns in any order and case, trimmed, past a byte-order mark and with FalltoFall spelt either way", () => {

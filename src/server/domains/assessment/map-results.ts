@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
-import type {
-  GoalAreaScore,
-  GrowthWindow,
-  MapSeason,
-  ReportedGrowth,
-  StudentMapResults,
+import {
+  type GrowthWindow,
+  type MapTestRecord,
+  NO_REPORTED_GROWTH,
+  type ReportedGrowth,
+  type StudentMapResults,
 } from "../../../shared/contracts/assessment";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
@@ -15,23 +15,10 @@ import { studentIdsInReach } from "../rostering/scope";
 import { growthOf, windowBetween } from "./growth";
 import { percentileFromNorms } from "./norms";
 
-interface StoredTest {
-  id: string;
-  termName: string;
-  season: MapSeason;
-  schoolYear: number;
-  subject: string;
-  testName: string | null;
-  testDate: string;
-  durationMinutes: number | null;
-  rit: number;
-  standardError: number | null;
-  percentile: number | null;
-  grade: number | null;
+type StoredTest = Omit<MapTestRecord, "percentileSource"> & {
   growthMeasure: boolean;
-  goals: GoalAreaScore[];
   growth: Partial<Record<GrowthWindow, ReportedGrowth>>;
-}
+};
 
 /**
  * A student's MAP results, subject by subject: every test in order, its percentile (the export's,
@@ -96,7 +83,7 @@ function growthWindowsOf(tests: StoredTest[]) {
       if (!window) continue;
       const atEnd = end.growth[window];
       const typical = start.growth[window]?.typical ?? atEnd?.typical ?? null;
-      const reported = atEnd || typical !== null ? { ...emptyGrowth, ...atEnd, typical } : null;
+      const reported = atEnd || typical !== null ? { ...NO_REPORTED_GROWTH, ...atEnd, typical } : null;
       windows.push({
         window,
         from: start.termName,
@@ -108,14 +95,3 @@ function growthWindowsOf(tests: StoredTest[]) {
     }
   return windows.reverse();
 }
-
-const emptyGrowth: ReportedGrowth = {
-  projected: null,
-  observed: null,
-  observedStandardError: null,
-  met: null,
-  conditionalGrowthIndex: null,
-  conditionalGrowthPercentile: null,
-  quintile: null,
-  typical: null,
-};
