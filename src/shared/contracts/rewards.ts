@@ -308,6 +308,8 @@ export const rewardSettingsSchema = z.object({
     weeklyGoal: ruleAmount,
     masteryTest90: ruleAmount,
     masteryTest100: ruleAmount,
+    /** The most a MAP growth window earns: at twice the projected growth (added later, so settings saved before it take the default). */
+    mapGrowth: ruleAmount.default(200),
   }),
   parents: z.object({
     weeklyBonus: ruleAmount.min(1, invalid("alphasPositive")),
@@ -335,7 +337,14 @@ export const rewardSettingsSchema = z.object({
 export type RewardSettings = z.infer<typeof rewardSettingsSchema>;
 
 export const DEFAULT_REWARD_SETTINGS: RewardSettings = {
-  earning: { perMasteredUnit: 1, allDailyGoals: 5, weeklyGoal: 25, masteryTest90: 100, masteryTest100: 200 },
+  earning: {
+    perMasteredUnit: 1,
+    allDailyGoals: 5,
+    weeklyGoal: 25,
+    masteryTest90: 100,
+    masteryTest100: 200,
+    mapGrowth: 200,
+  },
   parents: { weeklyBonus: 30, bonusesPerSchoolYear: 12, weeklyDebit: 50 },
   guideWeeklyBudget: 500,
   savings: { weeklyInterestPercent: 2, weeklyInterestCap: 50 },

@@ -132,6 +132,32 @@ describe("the MAP import", () => {
   });
 });
 
+describe("the MAP growth bounty", () => {
+  it("pays once per window, scaled by growth against the projection, when winter and spring results arrive", async () => {
+    const growthEntries = () =>
+      queryRows<{ amount: number; period: string }>(
+        t.db,
+        sql`select amount::int as amount, period from reward_ledger
+          where student_sourced_id = ${AVA} and rule_key = 'map_growth' order by period`,
+      );
+    await t.jobs.runDueJobs();
+    // Fall 201, winter 207 against a projection of 7: 6/7 of the projection earns 86 of 200.
+    // Spring 212 against 11: the projection itself earns half, 100.
+    expect(await growthEntries()).toEqual([
+      { amount: 100, period: "map:Mathematics:2016:fallToSpring" },
+      { amount: 86, period: "map:Mathematics:2016:fallToWinter" },
+    ]);
+    await upload("map-2015.csv", false);
+    await t.jobs.runDueJobs();
+    expect(await growthEntries()).toHaveLength(2);
+    const ledger = await t.request(`/api/rewards/students/${AVA}/ledger?limit=50`, {
+      cookie: cookies.student,
+    });
+    const reasons = ((await ledger.json()).data as { reason: string }[]).map((entry) => entry.reason);
+    expect(reasons).toContain("Mathematics on MAP: 1× the projected growth from fall to spring");
+  });
+});
+
 describe("a student's MAP results", () => {
   it("show every test with growth across the terms, to the student, the family, the Guide and administrators", async () => {
     for (const who of ["student", "parent", "guide", "admin"]) {

@@ -31,7 +31,11 @@ export interface MapImportOptions {
   language: Language;
 }
 
-export type MapImportResult = MapImportReport & { applied: boolean };
+export type MapImportResult = MapImportReport & {
+  applied: boolean;
+  /** The students whose results changed: their growth may have earned Alphas. */
+  changedStudentIds: string[];
+};
 
 /** Rows written per statement. */
 const WRITE_CHUNK = 1_000;
@@ -106,6 +110,7 @@ export async function importMapExport(
   const report: MapImportResult = {
     dryRun: options.dryRun,
     applied: false,
+    changedStudentIds: [],
     rows: {
       read,
       imported: changed.filter(isNew).length,
@@ -138,7 +143,7 @@ export async function importMapExport(
         ...new Set(rows.map((row) => row.event.studentId)),
       ])}::jsonb) m(id) where m.id = h.nwea_student_id)`);
   });
-  return { ...report, applied: true };
+  return { ...report, applied: true, changedStudentIds: [...new Set(changed.map((row) => row.studentId))] };
 }
 
 /** The results file: AssessmentResults.csv in a package, or the one CSV uploaded. */

@@ -15,6 +15,9 @@ import { openFileSet } from "../../lib/file-set";
 import { message } from "../../lib/i18n";
 import { saveMultipartUpload } from "../../lib/multipart-upload";
 import { parseWith, readJsonBody, readParams, requestLanguage } from "../../lib/validation";
+// Registers the MAP growth bounty among the rewards' earning rules.
+import "./bounty";
+import { EARN_JOB } from "../rewards/jobs";
 import { heldMapRows, importMapExport, linkMapStudent, mapImportHistory } from "./map-import";
 import { studentMapResults } from "./map-results";
 
@@ -24,7 +27,11 @@ export const MAP_IMPORT_PATH = "/api/assessment/map/imports";
 const ADMIN = ["administrator"] as const;
 const studentParam = z.object({ studentId: z.string().trim().min(1).max(200) });
 
-export function assessmentRoutes({ db, auth, logger }: AppDeps) {
+export function assessmentRoutes({ db, auth, logger, jobs }: AppDeps) {
+  /** Results that changed may have earned a growth bounty: the earning job pays it. */
+  const payGrowth = async (studentIds: string[]) => {
+    if (studentIds.length > 0) await jobs.enqueue(EARN_JOB, { studentIds });
+  };
   // One import at a time: two would compare against results the other is changing.
   let isImporting = false;
   return new Hono<AppEnv>()
@@ -44,7 +51,7 @@ export function assessmentRoutes({ db, auth, logger }: AppDeps) {
         const { dryRun } = parseWith(mapImportFormSchema, upload.fields, requestLanguage(c));
         const files = await openFileSet(file, { singleFile: { name: upload.fileName } });
         try {
-          const report = await importMapExport(db, files, {
+          const { changedStudentIds, ...report } = await importMapExport(db, files, {
             dryRun,
             actorId: actor.realUser.sourcedId,
             fileName: upload.fileName,
@@ -57,6 +64,7 @@ export function assessmentRoutes({ db, auth, logger }: AppDeps) {
             applied: report.applied,
             ...report.rows,
           });
+          await payGrowth(changedStudentIds);
           return c.json(report);
         } finally {
           await files.close();
@@ -77,7 +85,9 @@ export function assessmentRoutes({ db, auth, logger }: AppDeps) {
     .post("/map/unmatched/link", async (c) => {
       const actor = requireActiveRole(c, ADMIN, message("assessment:actions.import"));
       const link = await readJsonBody(c, mapLinkSchema);
-      return c.json(await linkMapStudent(db, { ...link, actorId: actor.realUser.sourcedId }, auth.now()));
+      const linked = await linkMapStudent(db, { ...link, actorId: actor.realUser.sourcedId }, auth.now());
+      if (linked.imported > 0) await payGrowth([link.studentId]);
+      return c.json(linked);
     })
     .get("/map/students/:studentId", async (c) => {
       const { studentId } = readParams(c, studentParam);

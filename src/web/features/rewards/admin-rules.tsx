@@ -24,6 +24,7 @@ const RULE_GROUPS = [
       "earning.weeklyGoal",
       "earning.masteryTest90",
       "earning.masteryTest100",
+      "earning.mapGrowth",
     ],
   },
   {
