@@ -1,11 +1,10 @@
-import { createWriteStream } from "node:fs";
-import { Readable, Transform } from "node:stream";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { AppError } from "./errors";
 import { message } from "./i18n";
-import { formatBytes } from "./uploads";
+import { formatBytes, saveWithinLimit } from "./uploads";
 
 export interface SavedUpload {
   /** The other fields of the form, as text. */
@@ -37,7 +36,7 @@ export async function saveMultipartUpload(
     throw new AppError("bad_request", message("common:upload.notMultipart"));
   }
   const fields: Record<string, string> = {};
-  let saving: Promise<SavedUpload> | null = null;
+  let saving: Promise<Omit<SavedUpload, "fields">> | null = null;
   const finished = new Promise<void>((resolve, reject) => {
     parser.on("field", (name, value) => {
       fields[name] = value;
@@ -47,22 +46,8 @@ export async function saveMultipartUpload(
         file.resume();
         return;
       }
-      let bytes = 0;
-      const counter = new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          bytes += chunk.length;
-          if (bytes > options.maxBytes)
-            callback(
-              new AppError(
-                "payload_too_large",
-                message("common:upload.tooLarge", { limit: formatBytes(options.maxBytes) }),
-              ),
-            );
-          else callback(null, chunk);
-        },
-      });
-      saving = pipeline(file, counter, createWriteStream(target)).then(() => ({
-        fields,
+      const tooLarge = message("common:upload.tooLarge", { limit: formatBytes(options.maxBytes) });
+      saving = saveWithinLimit(file, target, options.maxBytes, tooLarge).then((bytes) => ({
         fileName: info.filename ?? options.fileField,
         bytes,
       }));
@@ -81,7 +66,8 @@ export async function saveMultipartUpload(
   });
   if (!saving)
     throw new AppError("bad_request", message("common:upload.noFile", { field: options.fileField }));
-  const saved: SavedUpload = await saving;
+  // Set by the parser's callback, which TypeScript's narrowing does not see.
+  const saved: Omit<SavedUpload, "fields"> = await saving;
   if (saved.bytes === 0)
     throw new AppError("bad_request", message("common:upload.noFile", { field: options.fileField }));
   return { ...saved, fields };

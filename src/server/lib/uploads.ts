@@ -1,11 +1,13 @@
+import { createWriteStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { type Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
 import { crc32 } from "node:zlib";
 import { parse } from "csv-parse";
 import yauzl from "yauzl";
 import { AppError } from "./errors";
-import { message } from "./i18n";
+import { type Message, message } from "./i18n";
 
 /**
  * The limits every upload is read under (roster zips now; MAP exports, QTI packages and images
@@ -59,6 +61,28 @@ export const formatBytes = (bytes: number) =>
     : bytes >= MB
       ? `${Number((bytes / MB).toFixed(1))} MB`
       : `${bytes} bytes`;
+
+/**
+ * Streams an upload into `file`, stopping with a 413 that says `tooLarge` as soon as it passes
+ * `maxBytes`; answers the bytes written.
+ */
+export async function saveWithinLimit(
+  source: Readable,
+  file: string,
+  maxBytes: number,
+  tooLarge: Message,
+): Promise<number> {
+  let bytes = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) callback(new AppError("payload_too_large", tooLarge));
+      else callback(null, chunk);
+    },
+  });
+  await pipeline(source, counter, createWriteStream(file));
+  return bytes;
+}
 
 /** Why an entry is damaged: the archive's own words (`detail`), or one of ours. */
 const damaged = (name: string, why: "short" | "checksum" | "noData" | "detail", detail = "") =>

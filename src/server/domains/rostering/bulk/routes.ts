@@ -1,9 +1,7 @@
-import { createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { Hono } from "hono";
 import { stream } from "hono/streaming";
@@ -13,6 +11,7 @@ import type { AppDeps, AppEnv } from "../../../lib/context";
 import { AppError } from "../../../lib/errors";
 import { type FileSet, openFileSet } from "../../../lib/file-set";
 import { message, translate } from "../../../lib/i18n";
+import { saveWithinLimit } from "../../../lib/uploads";
 import { readQuery, requestLanguage } from "../../../lib/validation";
 import { exportRosterZip } from "./export";
 import { importRosterSet } from "./import";
@@ -27,18 +26,12 @@ const NDJSON = "application/x-ndjson";
 /** Streams the request body to a file, refusing more than MAX_IMPORT_BYTES. */
 async function saveBody(body: ReadableStream<Uint8Array> | null, file: string): Promise<number> {
   if (!body) throw new AppError("bad_request", message("rostering:import.noBody"));
-  let bytes = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      bytes += chunk.length;
-      if (bytes > MAX_IMPORT_BYTES) {
-        callback(new AppError("payload_too_large", message("rostering:import.tooLarge")));
-      } else {
-        callback(null, chunk);
-      }
-    },
-  });
-  await pipeline(Readable.fromWeb(body as WebReadableStream<Uint8Array>), counter, createWriteStream(file));
+  const bytes = await saveWithinLimit(
+    Readable.fromWeb(body as WebReadableStream<Uint8Array>),
+    file,
+    MAX_IMPORT_BYTES,
+    message("rostering:import.tooLarge"),
+  );
   if (bytes === 0) throw new AppError("bad_request", message("rostering:import.noBody"));
   return bytes;
 }
