@@ -7,6 +7,7 @@ import { setMeta } from "../db/meta";
 import { type IngestItem, ingestActivity } from "../domains/activity/ingest";
 import { awardManualXpAs } from "../domains/activity/xp";
 import { schoolHolidays, studentDailyGoals } from "../domains/goals/schema";
+import { isStudent } from "../domains/rostering/queries";
 import { DEMO_APPS, demoId } from "./demo-accounts";
 import { demoSchoolYearDates, schoolYearOf, seededRandom } from "./demo-school";
 
@@ -464,7 +465,7 @@ export async function seedDemoActivity(
     db,
     sql`select u.sourced_id as "sourcedId", u.identifier, u.timezone, u.grades from users u
         where u.status = 'active'
-          and exists (select 1 from user_roles r where r.user_sourced_id = u.sourced_id and lower(r.role) = 'student')
+          and ${isStudent(sql`u.sourced_id`)}
           and ${options.only ? (options.only.length ? sql`u.sourced_id in ${options.only}` : sql`false`) : sql`true`}
         order by u.sourced_id`,
   );

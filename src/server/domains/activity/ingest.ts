@@ -13,6 +13,7 @@ import { type Database, queryRows } from "../../db/client";
 import type { Env } from "../../env";
 import { type Message, message, translate } from "../../lib/i18n";
 import { unstorableTextIn, validationError } from "../../lib/validation";
+import { isStudent } from "../rostering/queries";
 import { markHomeSummariesChanged, rewriteHomeSummaries } from "./home-summaries";
 import { xpRulesOf } from "./settings";
 
@@ -86,7 +87,7 @@ async function findStudents(db: Database, facts: ActivityFact[]) {
         where (u.sourced_id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
                or lower(u.email) in (select jsonb_array_elements_text(${JSON.stringify(emails)}::jsonb)))
           and u.status = 'active'
-          and exists (select 1 from user_roles r where r.user_sourced_id = u.sourced_id and lower(r.role) = 'student')`,
+          and ${isStudent(sql`u.sourced_id`)}`,
   );
   const byId = new Map(rows.map((row) => [row.sourcedId, row]));
   const byEmail = new Map(rows.flatMap((row) => (row.email ? [[row.email, row] as const] : [])));

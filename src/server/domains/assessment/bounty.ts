@@ -2,13 +2,12 @@ import { sql } from "drizzle-orm";
 import {
   GROWTH_MULTIPLE_TARGET,
   type GrowthWindow,
-  NO_REPORTED_GROWTH,
   type ReportedGrowth,
 } from "../../../shared/contracts/assessment";
 import { queryRows } from "../../db/client";
 import { message } from "../../lib/i18n";
 import { registerEarningRule } from "../rewards/earning";
-import { growthOf } from "./growth";
+import { growthBetween } from "./growth";
 
 /**
  * The MAP growth bounty, one of the rewards' earning rules: when a winter or spring result
@@ -61,13 +60,11 @@ registerEarningRule({
     );
     return pairs.flatMap((pair) => {
       const window = WINDOW_ENDING_IN[pair.season];
-      const atEnd = pair.endGrowth[window];
-      const typical = pair.startGrowth[window]?.typical ?? atEnd?.typical ?? null;
-      const growth = growthOf({
-        startRit: pair.startRit,
-        endRit: pair.endRit,
-        reported: { ...NO_REPORTED_GROWTH, ...atEnd, typical },
-      });
+      const growth = growthBetween(
+        { rit: pair.startRit, growth: pair.startGrowth },
+        { rit: pair.endRit, growth: pair.endGrowth },
+        window,
+      );
       if (growth.multiple === null || growth.multiple <= 0) return [];
       const amount = Math.round(
         (most * Math.min(growth.multiple, GROWTH_MULTIPLE_TARGET)) / GROWTH_MULTIPLE_TARGET,

@@ -5,6 +5,7 @@ import {
   type MapBand,
   type MapSeason,
   type MapTestEvent,
+  NO_REPORTED_GROWTH,
   type ReportedGrowth,
 } from "../../../shared/contracts/assessment";
 
@@ -120,6 +121,23 @@ export function growthOf(input: {
     // From the exact ratio: 1.996× shows as 2.00 but has not reached 2×.
     reachesTarget: hasMultiple ? observed >= GROWTH_MULTIPLE_TARGET * projected : null,
   };
+}
+
+type GrowthColumns = Partial<Record<GrowthWindow, ReportedGrowth>>;
+
+/**
+ * The growth over a window between two stored tests. NWEA writes a window's projected and observed
+ * growth on the row of its end term, and its typical growth on the row of its start term.
+ */
+export function growthBetween(
+  start: { rit: number; growth: GrowthColumns },
+  end: { rit: number; growth: GrowthColumns },
+  window: GrowthWindow,
+): Growth {
+  const atEnd = end.growth[window];
+  const typical = start.growth[window]?.typical ?? atEnd?.typical ?? null;
+  const reported = atEnd || typical !== null ? { ...NO_REPORTED_GROWTH, ...atEnd, typical } : null;
+  return growthOf({ startRit: start.rit, endRit: end.rit, reported });
 }
 
 /** NWEA's quintile band of a percentile: below 21, 21–40, 41–60, 61–80, above 80. */

@@ -7,12 +7,20 @@ import type {
   UnmatchedMapRow,
 } from "../../../shared/contracts/assessment";
 import type { Language } from "../../../shared/languages";
-import { type Database, queryRows } from "../../db/client";
+import { type Database, isoInstant, queryRows } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import type { FileSet, FileSetEntry } from "../../lib/file-set";
 import { message, translate } from "../../lib/i18n";
 import { CsvSyntaxError, readCsvRecords } from "../../lib/uploads";
-import { readMapHeader, readMapRow, readStudentRow, readStudentsHeader, roleOfFile } from "./map-columns";
+import { isStudent } from "../rostering/queries";
+import {
+  readMapHeader,
+  readMapRow,
+  readStudentRow,
+  readStudentsHeader,
+  roleOfFile,
+  type StudentsHeader,
+} from "./map-columns";
 
 /**
  * The MAP import: an NWEA export (AssessmentResults.csv alone, the combined file, or the CDF
@@ -82,8 +90,8 @@ export async function importMapExport(
     const studentId = matchStudent(event.studentId);
     // The same test twice in one file: the later row is the one kept.
     if (studentId) {
-      const key = [studentId, event.subject, event.schoolYear, event.season, testKeyOf(event)].join("\u001f");
-      matched.set(key, { studentId, event, contentHash: hashOf(event) });
+      const row = { studentId, event, contentHash: hashOf(event) };
+      matched.set(keyOf(row), row);
     } else {
       const known = names.get(event.studentId);
       const name = [event.firstName ?? known?.firstName, event.lastName ?? known?.lastName]
@@ -194,21 +202,17 @@ interface StudentName {
 /** StudentsBySchool.csv: names and schools by StudentID, for listing the rows no student matched. */
 async function readStudentNames(file: FileSetEntry): Promise<Map<string, StudentName>> {
   const names = new Map<string, StudentName>();
-  const input = await file.open();
-  try {
-    let studentsHeader: ReturnType<typeof readStudentsHeader> | null = null;
-    for await (const { fields } of readCsvRecords(input, { file: file.name })) {
-      if (!studentsHeader) {
-        studentsHeader = readStudentsHeader(fields);
-        if ("missing" in studentsHeader) return names;
-        continue;
-      }
-      if ("missing" in studentsHeader) return names;
-      const student = readStudentRow(studentsHeader, fields);
+  let header: StudentsHeader | null = null;
+  for await (const { fields } of csvRows(file)) {
+    if (header) {
+      const student = readStudentRow(header, fields);
       if (student) names.set(student.studentId, student);
+      continue;
     }
-  } finally {
-    input.destroy();
+    const read = readStudentsHeader(fields);
+    // Names only help: a file without their columns is passed over.
+    if ("missing" in read) break;
+    header = read;
   }
   return names;
 }
@@ -221,7 +225,7 @@ async function studentMatcher(db: Database): Promise<(nweaId: string) => string 
   const students = await queryRows<{ id: string; identifier: string | null; email: string | null }>(
     db,
     sql`select u.sourced_id as id, u.identifier, lower(u.email) as email from users u
-      where exists (select 1 from user_roles r where r.user_sourced_id = u.sourced_id and lower(r.role) = 'student')`,
+      where ${isStudent(sql`u.sourced_id`)}`,
   );
   const links = await queryRows<{ nweaId: string; id: string }>(
     db,
@@ -248,10 +252,11 @@ async function studentMatcher(db: Database): Promise<(nweaId: string) => string 
 /** Which test of a term and subject a row is: its name, as a term may hold an end-of-course test too. */
 const testKeyOf = (event: MapTestEvent) => event.testName ?? "";
 
-const keyOf = (row: MatchedRow) =>
-  [row.studentId, row.event.subject, row.event.schoolYear, row.event.season, testKeyOf(row.event)].join(
-    "\u001f",
-  );
+/** A stored result's identity: its student, subject, term and test. */
+const resultKey = (...parts: (string | number)[]) => parts.join("\u001f");
+
+const keyOf = ({ studentId, event }: Pick<MatchedRow, "studentId" | "event">) =>
+  resultKey(studentId, event.subject, event.schoolYear, event.season, testKeyOf(event));
 
 /** The event's figures, hashed with its keys in order: an event read back from jsonb hashes the same. */
 function hashOf(event: MapTestEvent): string {
@@ -266,14 +271,26 @@ function hashOf(event: MapTestEvent): string {
 async function storedHashes(db: Database, rows: MatchedRow[]): Promise<Map<string, string>> {
   const studentIds = [...new Set(rows.map((row) => row.studentId))];
   if (studentIds.length === 0) return new Map();
-  const stored = await queryRows<{ key: string; hash: string }>(
+  const stored = await queryRows<{
+    studentId: string;
+    subject: string;
+    schoolYear: number;
+    season: string;
+    testKey: string;
+    hash: string;
+  }>(
     db,
-    sql`select concat_ws(chr(31), r.student_sourced_id, r.subject, r.school_year, r.season, r.test_key) as key,
-        r.content_hash as hash
+    sql`select r.student_sourced_id as "studentId", r.subject, r.school_year as "schoolYear", r.season,
+        r.test_key as "testKey", r.content_hash as hash
       from map_results r
       where r.student_sourced_id in (select jsonb_array_elements_text(${JSON.stringify(studentIds)}::jsonb))`,
   );
-  return new Map(stored.map(({ key, hash }) => [key, hash]));
+  return new Map(
+    stored.map((row) => [
+      resultKey(row.studentId, row.subject, row.schoolYear, row.season, row.testKey),
+      row.hash,
+    ]),
+  );
 }
 
 /** Stores new and changed results; a term's result replaces the one stored for the same term. */
@@ -367,7 +384,7 @@ export async function linkMapStudent(
   const [student] = await queryRows<{ id: string }>(
     db,
     sql`select u.sourced_id as id from users u where u.sourced_id = ${link.studentId}
-      and exists (select 1 from user_roles r where r.user_sourced_id = u.sourced_id and lower(r.role) = 'student')`,
+      and ${isStudent(sql`u.sourced_id`)}`,
   );
   if (!student) throw new AppError("not_found", message("assessment:studentNotFound"));
   return db.transaction(async (tx) => {
@@ -406,7 +423,7 @@ export function mapImportHistory(db: Database) {
   }>(
     db,
     sql`select id, file_name as "fileName", imported_by as "importedBy", rows,
-        to_char(imported_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "importedAt"
+        ${isoInstant(sql`imported_at`)} as "importedAt"
       from map_imports order by imported_at desc limit 100`,
   );
 }

@@ -1,10 +1,9 @@
 import { sql } from "drizzle-orm";
-import {
-  type GrowthWindow,
-  type MapTestRecord,
-  NO_REPORTED_GROWTH,
-  type ReportedGrowth,
-  type StudentMapResults,
+import type {
+  GrowthWindow,
+  MapTestRecord,
+  ReportedGrowth,
+  StudentMapResults,
 } from "../../../shared/contracts/assessment";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
@@ -12,7 +11,7 @@ import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { nameOf } from "../rostering/queries";
 import { studentIdsInReach } from "../rostering/scope";
-import { growthOf, windowBetween } from "./growth";
+import { growthBetween, windowBetween } from "./growth";
 import { percentileFromNorms } from "./norms";
 
 type StoredTest = Omit<MapTestRecord, "percentileSource"> & {
@@ -69,11 +68,7 @@ function withPercentile({ growth: _growth, growthMeasure: _measure, ...test }: S
   };
 }
 
-/**
- * Every window two of a subject's growth tests span, latest end first. NWEA writes a window's
- * projected and observed growth on the row of its end term, and its typical growth on the row of
- * its start term.
- */
+/** Every window two of a subject's growth tests span, latest end first. */
 function growthWindowsOf(tests: StoredTest[]) {
   const counted = tests.filter((test) => test.growthMeasure);
   const windows = [];
@@ -81,16 +76,13 @@ function growthWindowsOf(tests: StoredTest[]) {
     for (const start of counted) {
       const window = windowBetween(start, end);
       if (!window) continue;
-      const atEnd = end.growth[window];
-      const typical = start.growth[window]?.typical ?? atEnd?.typical ?? null;
-      const reported = atEnd || typical !== null ? { ...NO_REPORTED_GROWTH, ...atEnd, typical } : null;
       windows.push({
         window,
         from: start.termName,
         to: end.termName,
         startRit: start.rit,
         endRit: end.rit,
-        ...growthOf({ startRit: start.rit, endRit: end.rit, reported }),
+        ...growthBetween(start, end, window),
       });
     }
   return windows.reverse();

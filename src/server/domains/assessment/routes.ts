@@ -14,6 +14,7 @@ import { AppError } from "../../lib/errors";
 import { openFileSet } from "../../lib/file-set";
 import { message } from "../../lib/i18n";
 import { saveMultipartUpload } from "../../lib/multipart-upload";
+import { formatBytes } from "../../lib/uploads";
 import { parseWith, readJsonBody, readParams, requestLanguage } from "../../lib/validation";
 // Registers the MAP growth bounty among the rewards' earning rules.
 import "./bounty";
@@ -24,6 +25,8 @@ import { studentMapResults } from "./map-results";
 /** The import takes a multipart upload larger than the API's JSON limit: app.ts leaves this path to the route. */
 export const MAP_IMPORT_PATH = "/api/assessment/map/imports";
 
+/** A form's boundaries and other fields around the file, which the file's own limit leaves out. */
+const FORM_OVERHEAD_BYTES = 64 * 1024;
 const ADMIN = ["administrator"] as const;
 const studentParam = z.object({ studentId: z.string().trim().min(1).max(200) });
 
@@ -37,12 +40,16 @@ export function assessmentRoutes({ db, auth, logger, jobs }: AppDeps) {
   return new Hono<AppEnv>()
     .post("/map/imports", async (c) => {
       const actor = requireActiveRole(c, ADMIN, message("assessment:actions.import"));
-      if (Number(c.req.header("content-length") ?? 0) > MAX_MAP_UPLOAD_BYTES + 64 * 1024)
-        throw new AppError("payload_too_large", message("common:upload.tooLarge", { limit: "100 MB" }));
+      if (Number(c.req.header("content-length") ?? 0) > MAX_MAP_UPLOAD_BYTES + FORM_OVERHEAD_BYTES)
+        throw new AppError(
+          "payload_too_large",
+          message("common:upload.tooLarge", { limit: formatBytes(MAX_MAP_UPLOAD_BYTES) }),
+        );
       if (isImporting) throw new AppError("conflict", message("assessment:import.running"));
       isImporting = true;
-      const folder = await mkdtemp(path.join(tmpdir(), "dash-map-import-"));
+      let folder: string | null = null;
       try {
+        folder = await mkdtemp(path.join(tmpdir(), "dash-map-import-"));
         const file = path.join(folder, "upload");
         const upload = await saveMultipartUpload(c.req.raw, file, {
           fileField: "file",
@@ -71,7 +78,7 @@ export function assessmentRoutes({ db, auth, logger, jobs }: AppDeps) {
         }
       } finally {
         isImporting = false;
-        await rm(folder, { recursive: true, force: true });
+        if (folder) await rm(folder, { recursive: true, force: true });
       }
     })
     .get("/map/imports", async (c) => {

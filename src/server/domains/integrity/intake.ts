@@ -13,6 +13,7 @@ import { AppError, type FieldIssue } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { parseWith, validationError } from "../../lib/validation";
 import type { FileStorage } from "../../platform/storage";
+import { isStudent } from "../rostering/queries";
 import { agentRecords, agentView, type RecordRow, recordColumns } from "./records";
 
 /**
@@ -196,8 +197,6 @@ async function insertReports(db: Database, reports: Report[]): Promise<StoredRep
   );
   // New incidents are no strikes yet, whichever moment is asked.
   const latest = new Date(Math.max(...reports.map(({ now }) => now.getTime())));
-  const isStudent = sql`exists (select 1 from user_roles r
-    where r.user_sourced_id = u.sourced_id and lower(r.role) = 'student')`;
   const [result] = await queryRows<{
     records: (RecordRow & { agentId: string; screenshotKey: string | null })[] | null;
     unknown: { agentId: string; clientId: string }[] | null;
@@ -210,9 +209,9 @@ async function insertReports(db: Database, reports: Report[]): Promise<StoredRep
       found as (
         select g.*, student.id as student_id from given g
         left join lateral (
-          select u.sourced_id as id from users u where u.sourced_id = g.user_id and ${isStudent}
+          select u.sourced_id as id from users u where u.sourced_id = g.user_id and ${isStudent(sql`u.sourced_id`)}
           union all
-          select u.sourced_id from users u where lower(u.email) = lower(g.user_id) and ${isStudent}
+          select u.sourced_id from users u where lower(u.email) = lower(g.user_id) and ${isStudent(sql`u.sourced_id`)}
           limit 1) student on true),
       i as (
         insert into integrity_incidents (student_sourced_id, agent_id, client_id, incident_type, confidence_score,

@@ -7,6 +7,7 @@ import {
 } from "../../../shared/contracts/leaderboards";
 import { addDays } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
+import { isStudent } from "../rostering/queries";
 
 /**
  * Weekly leagues. Each week every active student is placed in a league of about LEAGUE_SIZE
@@ -49,8 +50,7 @@ export async function placeLeagues(db: Database, weekStart: string): Promise<num
       students as (
         select u.sourced_id, coalesce(m.tier, ${LEAGUE_TIERS[0]}) as tier, ${gradeOrder} as grade_order
         from users u left join moved m on m.student_sourced_id = u.sourced_id
-        where u.status = 'active' and exists (select 1 from user_roles r
-          where r.user_sourced_id = u.sourced_id and lower(r.role) = 'student')),
+        where u.status = 'active' and ${isStudent(sql`u.sourced_id`)}),
       ordered as (
         select s.sourced_id, s.tier,
           row_number() over (partition by s.tier order by s.grade_order, s.sourced_id) - 1 as position,

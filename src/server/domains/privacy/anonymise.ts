@@ -4,6 +4,7 @@ import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
+import { isStudent } from "../rostering/queries";
 import { recordSensitiveAccess } from "./access-log";
 import { studentAnonymisations } from "./schema";
 
@@ -207,7 +208,7 @@ export async function anonymiseStudent(
       sql`select u.sourced_id as "sourcedId", u.given_name as "givenName", u.family_name as "familyName",
             u.middle_name as "middleName", u.preferred_first_name as "preferredFirstName",
             u.preferred_last_name as "preferredLastName", u.email, u.username, u.identifier, u.sms, u.phone,
-            exists (select 1 from user_roles r where r.user_sourced_id = u.sourced_id and lower(r.role) = 'student') as "isStudent",
+            ${isStudent(sql`u.sourced_id`)} as "isStudent",
             a.number, to_char(a.anonymised_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "anonymisedAt"
           from users u left join student_anonymisations a on a.student_sourced_id = u.sourced_id
           where u.sourced_id = ${studentId}

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import { type Database, queryRows } from "../../db/client";
+import { isStudent } from "../rostering/queries";
 import { childIdsOfAgent } from "../rostering/scope";
 
-const holdsStudentRole = sql`exists (select 1 from user_roles r where r.user_sourced_id = u.sourced_id and lower(r.role) = 'student')`;
+const holdsStudentRole = isStudent(sql`u.sourced_id`);
 
 /** Whether this id is a student's (any status: a removed student's data can still be asked for). */
 export async function studentExists(db: Database, studentId: string): Promise<boolean> {

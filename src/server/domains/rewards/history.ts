@@ -13,7 +13,7 @@ import { type Database, queryJsonRows, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { type Message, message, translate } from "../../lib/i18n";
-import { nameOf } from "../rostering/queries";
+import { isStudent, nameOf } from "../rostering/queries";
 import { assertSeesStudent } from "./grants";
 import { assertAffordable, moveAlphas, readAccount } from "./ledger";
 
@@ -245,7 +245,7 @@ export async function reconcile(db: Database, studentId: string): Promise<Reconc
   }>(
     db,
     sql`select ${nameOf(sql`${studentId}::text`)} as name,
-          exists (select 1 from user_roles r where r.user_sourced_id = ${studentId} and lower(r.role) = 'student') as is_student,
+          ${isStudent(sql`${studentId}`)} as is_student,
           coalesce(sum(l.amount) filter (where l.account = 'spending' and l.kind not in ('hold', 'release')), 0)::int as balance,
           coalesce(-sum(l.amount) filter (where l.kind in ('hold', 'release')), 0)::int as held,
           coalesce(sum(l.amount) filter (where l.account = 'savings'), 0)::int as savings,

@@ -83,6 +83,12 @@ export function grantsRole(column: SQL, role: DashRole): SQL {
   return sql`(${column} in ${spellings} or lower(${column}) in ${names})`;
 }
 
+/** Whether the person in `userId` is a student: a roster role of student, in any case. */
+export function isStudent(userId: SQL): SQL {
+  return sql`exists (select 1 from user_roles student_role
+    where student_role.user_sourced_id = ${userId} and lower(student_role.role) = 'student')`;
+}
+
 /** `SQL` for a person's display name, for lists that name students and actors. */
 export function nameOf(userId: SQL): SQL {
   return sql`(select coalesce(n.preferred_first_name, n.given_name) || ' ' || n.family_name

@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { ImpersonationViewerRole } from "../../../shared/contracts/auth";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
-import { grantsRole } from "./queries";
+import { grantsRole, isStudent } from "./queries";
 
 /**
  * Who a person may see, as SQL sub-queries of user ids, so every query can put the caller's
@@ -121,8 +121,7 @@ export function classIdsInReach(actor: Actor): SQL | null {
 export function studentVisibleTo(actor: Actor, studentId: string): SQL | null {
   const reach = studentIdsInReach(actor);
   if (!reach) return null;
-  return sql`(exists (select 1 from user_roles r where r.user_sourced_id = ${studentId} and lower(r.role) = 'student')
-    and ${studentId} in (${reach}))`;
+  return sql`(${isStudent(sql`${studentId}`)} and ${studentId} in (${reach}))`;
 }
 
 /** The same, asked on its own. */
