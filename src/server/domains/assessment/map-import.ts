@@ -97,8 +97,7 @@ export async function importMapExport(
       const name = [event.firstName ?? known?.firstName, event.lastName ?? known?.lastName]
         .filter(Boolean)
         .join(" ");
-      const key = [event.studentId, event.subject, event.termName, testKeyOf(event)].join("\u001f");
-      held.set(key, {
+      held.set(resultKey(event.studentId, event.subject, event.termName, testKeyOf(event)), {
         line,
         studentId: event.studentId,
         name: name || null,
@@ -252,7 +251,7 @@ async function studentMatcher(db: Database): Promise<(nweaId: string) => string 
 /** Which test of a term and subject a row is: its name, as a term may hold an end-of-course test too. */
 const testKeyOf = (event: MapTestEvent) => event.testName ?? "";
 
-/** A stored result's identity: its student, subject, term and test. */
+/** A row's identity in the maps of an import: its student (or StudentID), subject, term and test, joined. */
 const resultKey = (...parts: (string | number)[]) => parts.join("\u001f");
 
 const keyOf = ({ studentId, event }: Pick<MatchedRow, "studentId" | "event">) =>
