@@ -202,3 +202,7 @@ export const mapLinkSchema = z.object({
   nweaStudentId: z.string().trim().min(1).max(200),
   studentId: z.string().trim().min(1).max(200),
 });
+
+// ——— Placements, placement tests, screening and subject tracks ———
+
+// ——— Check charts ———

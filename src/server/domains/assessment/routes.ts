@@ -19,8 +19,10 @@ import { parseWith, readJsonBody, readParams, requestLanguage } from "../../lib/
 // Registers the MAP growth bounty among the rewards' earning rules.
 import "./bounty";
 import { EARN_JOB } from "../rewards/jobs";
+import { checkChartRoutes } from "./check-chart-routes";
 import { heldMapRows, importMapExport, linkMapStudent, mapImportHistory } from "./map-import";
 import { studentMapResults } from "./map-results";
+import { placementRoutes } from "./placement-routes";
 
 /** The import takes a multipart upload larger than the API's JSON limit: app.ts leaves this path to the route. */
 export const MAP_IMPORT_PATH = "/api/assessment/map/imports";
@@ -30,7 +32,8 @@ const FORM_OVERHEAD_BYTES = 64 * 1024;
 const ADMIN = ["administrator"] as const;
 const studentParam = z.object({ studentId: z.string().trim().min(1).max(200) });
 
-export function assessmentRoutes({ db, auth, logger, jobs }: AppDeps) {
+export function assessmentRoutes(deps: AppDeps) {
+  const { db, auth, logger, jobs } = deps;
   /** Results that changed may have earned a growth bounty: the earning job pays it. */
   const payGrowth = async (studentIds: string[]) => {
     if (studentIds.length > 0) await jobs.enqueue(EARN_JOB, { studentIds });
@@ -38,6 +41,8 @@ export function assessmentRoutes({ db, auth, logger, jobs }: AppDeps) {
   // One import at a time: two would compare against results the other is changing.
   let isImporting = false;
   return new Hono<AppEnv>()
+    .route("/", placementRoutes(deps))
+    .route("/", checkChartRoutes(deps))
     .post("/map/imports", async (c) => {
       const actor = requireActiveRole(c, ADMIN, message("assessment:actions.import"));
       if (Number(c.req.header("content-length") ?? 0) > MAX_MAP_UPLOAD_BYTES + FORM_OVERHEAD_BYTES)
