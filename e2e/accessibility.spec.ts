@@ -13,7 +13,7 @@ import { apiSignIn, axeViolations, loadAxe } from "./helpers";
  * scrolls sideways at none of the phone, tablet and laptop widths; a phone-width screenshot goes
  * to test-results/screens/walk. A page added to the table is walked without anyone adding it here.
  *
- * One page: `WALK_PAGE=/app/xp-stats npx playwright test e2e/accessibility.spec.ts`.
+ * Some pages: `WALK_PAGE=/app/xp-stats,/app/goals npx playwright test e2e/accessibility.spec.ts`.
  */
 
 const SCREENS = "test-results/screens/walk";
@@ -54,8 +54,9 @@ function addressOf(route: PageRoute): string {
   return path === "/app/" ? "/app" : path.replace(/(.)\/$/, "$1");
 }
 
-const onlyPage = process.env.WALK_PAGE;
-const walked = (route: PageRoute) => !route.alwaysRedirectTo && (!onlyPage || addressOf(route) === onlyPage);
+const onlyPages = process.env.WALK_PAGE?.split(",");
+const walked = (route: PageRoute) =>
+  !route.alwaysRedirectTo && (!onlyPages || onlyPages.includes(addressOf(route)));
 
 interface Finding {
   page: string;

@@ -5,6 +5,7 @@ import type { PublicConfig } from "../shared/contracts/config";
 import { pingDatabase } from "./db/client";
 import { flowRoutes } from "./domains/activity/flow-routes";
 import { activityRoutes, ingestRoutes } from "./domains/activity/routes";
+import { PLACEMENT_UPLOAD_PATHS } from "./domains/assessment/placement-routes";
 import { assessmentRoutes, MAP_IMPORT_PATH } from "./domains/assessment/routes";
 import { authRoutes, passwordAdminRoutes } from "./domains/auth/routes";
 import { goalsRoutes } from "./domains/goals/routes";
@@ -38,6 +39,12 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /** Learning apps post under here with their key: no session, no cookie. */
 const INGEST_PATHS = "/api/ingest/";
 /** Paths whose uploads are measured by their own, larger limits. */
+/** The paths whose state-changing requests send another body than JSON, and which type. */
+export const UPLOAD_BODY_TYPES: Record<string, string> = {
+  [ROSTER_IMPORT_PATH]: "application/zip",
+  [MAP_IMPORT_PATH]: "multipart/form-data",
+  ...Object.fromEntries(PLACEMENT_UPLOAD_PATHS.map((path) => [path, "multipart/form-data"])),
+};
 const OWN_BODY_LIMITS = new Set([ROSTER_IMPORT_PATH, INCIDENT_INTAKE_PATH, MAP_IMPORT_PATH]);
 
 export function createApp(deps: AppDeps) {
@@ -56,7 +63,7 @@ export function createApp(deps: AppDeps) {
     "/api/*",
     guardStateChangingRequests({
       trustProxy: deps.env.TRUST_PROXY,
-      bodyTypes: { [ROSTER_IMPORT_PATH]: "application/zip", [MAP_IMPORT_PATH]: "multipart/form-data" },
+      bodyTypes: UPLOAD_BODY_TYPES,
       bearerOnlyPrefixes: [INGEST_PATHS],
     }),
   );

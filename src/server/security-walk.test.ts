@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UPLOAD_BODY_TYPES } from "./app";
 import { createTestApp, type TestApp } from "./test/harness";
 
 /**
@@ -18,11 +19,7 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 // Routes that do not take a JSON body with a session; each names why.
 const FORM_BODY_ROUTES = new Set(["POST /oauth/token"]); // OAuth 2.0 takes a form (RFC 6749 §4.4.2).
 const BEARER_ONLY_PREFIX = "/api/ingest/"; // authenticated by a learning app's key, never a cookie.
-/** Routes that take an upload instead of JSON, and its type. */
-const UPLOAD_TYPES: Record<string, string> = {
-  "/api/admin/roster/import": "application/zip",
-  "/api/assessment/map/imports": "multipart/form-data",
-};
+// Routes that take an upload instead of JSON, and its type: the app's own list (UPLOAD_BODY_TYPES).
 
 interface WalkedRoute {
   method: string;
@@ -176,7 +173,7 @@ describe("every registered route", () => {
         "application/x-www-form-urlencoded",
         "multipart/form-data; boundary=x",
       ]) {
-        if (contentType.startsWith(UPLOAD_TYPES[route.path] ?? "none")) continue;
+        if (contentType.startsWith(UPLOAD_BODY_TYPES[route.path] ?? "none")) continue;
         const response = await call(route, fill(route.path, "x"), {
           headers: { "content-type": contentType },
         });
@@ -204,8 +201,8 @@ describe("every registered route", () => {
       ];
       for (const headers of foreignHeaders) {
         const response = await call(route, fill(route.path, "x"), {
-          headers: UPLOAD_TYPES[route.path]
-            ? { ...headers, "content-type": UPLOAD_TYPES[route.path] as string }
+          headers: UPLOAD_BODY_TYPES[route.path]
+            ? { ...headers, "content-type": UPLOAD_BODY_TYPES[route.path] as string }
             : headers,
         });
         const body = await response.json();

@@ -45,3 +45,14 @@ export const LEDGER_KINDS = [
   "reversal",
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+/** The growth windows NWEA reports, from the start term's season to the end term's. */
+export const GROWTH_WINDOWS = [
+  "fallToFall",
+  "fallToWinter",
+  "fallToSpring",
+  "winterToWinter",
+  "winterToSpring",
+  "springToSpring",
+] as const;
+export type GrowthWindow = (typeof GROWTH_WINDOWS)[number];

@@ -156,6 +156,30 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     "home",
     "xp",
   ]),
+  "/app/check-chart": featurePage(
+    "assessment",
+    () => import("./features/assessment/check-chart-page"),
+    "CheckChartPage",
+    ["home", "xp"],
+  ),
+  "/admin/check-chart-legacy-review": featurePage(
+    "assessment",
+    () => import("./features/assessment/check-chart-legacy-page"),
+    "CheckChartLegacyReviewPage",
+    ["home"],
+  ),
+  "/app/admin/check-chart-test": featurePage(
+    "assessment",
+    () => import("./features/assessment/check-chart-test-pages"),
+    "CheckChartTestPage",
+    ["home"],
+  ),
+  "/app/admin/check-chart-simple-test": featurePage(
+    "assessment",
+    () => import("./features/assessment/check-chart-test-pages"),
+    "CheckChartSimpleTestPage",
+    ["home"],
+  ),
   "/app/teacher/class/$classId": featurePage(
     "goals",
     () => import("./features/goals/class-page"),
@@ -212,6 +236,85 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     "rewards",
     () => import("./features/rewards/debug-rewards-api-page"),
     "DebugRewardsApiPage",
+  ),
+  "/app/placements": featurePage(
+    "assessment",
+    () => import("./features/assessment/placements-page"),
+    "PlacementsPage",
+    ["home", "xp"],
+  ),
+  "/app/teacher/placements": featurePage(
+    "assessment",
+    () => import("./features/assessment/placements-teacher-page"),
+    "TeacherPlacementsPage",
+    ["home"],
+  ),
+  "/app/admin/placements": featurePage(
+    "assessment",
+    () => import("./features/assessment/placements-admin-page"),
+    "AdminPlacementsPage",
+    ["home"],
+  ),
+  "/app/student-placement-report": featurePage(
+    "assessment",
+    () => import("./features/assessment/placements-report-page"),
+    "PlacementReportPage",
+    ["home"],
+  ),
+  "/app/admin/screening": featurePage(
+    "assessment",
+    () => import("./features/assessment/screening-page"),
+    "ScreeningPage",
+    ["home", "xp"],
+  ),
+  "/app/admin/subject-tracks": featurePage(
+    "assessment",
+    () => import("./features/assessment/subject-tracks-page"),
+    "SubjectTracksPage",
+    ["home"],
+  ),
+  "/app/map-growth": featurePage(
+    "assessment",
+    () => import("./features/assessment/map-growth-pages"),
+    "MapGrowthPage",
+  ),
+  "/app/parent-map-growth": featurePage(
+    "assessment",
+    () => import("./features/assessment/map-growth-pages"),
+    "ParentMapGrowthPage",
+    ["rewards"],
+  ),
+  "/app/guide/map-growth": featurePage(
+    "assessment",
+    () => import("./features/assessment/map-growth-pages"),
+    "GuideMapGrowthPage",
+  ),
+  "/app/guide/map-growth/$studentId": featurePage(
+    "assessment",
+    () => import("./features/assessment/map-growth-pages"),
+    "GuideStudentMapPage",
+  ),
+  "/app/map-growth-report": featurePage(
+    "assessment",
+    () => import("./features/assessment/map-report-pages"),
+    "MapGrowthReportPage",
+  ),
+  "/app/map_actuals_report": featurePage(
+    "assessment",
+    () => import("./features/assessment/map-report-pages"),
+    "MapActualsReportPage",
+  ),
+  "/app/admin/map-growth": featurePage(
+    "assessment",
+    () => import("./features/assessment/map-admin-page"),
+    "MapAdminPage",
+    ["xp"],
+  ),
+  "/app/map-profile": featurePage(
+    "assessment",
+    () => import("./features/assessment/map-profile-page"),
+    "MapProfilePage",
+    ["xp"],
   ),
 };
 

@@ -1,8 +1,12 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { AppError } from "./errors";
+import { type FileSet, openFileSet } from "./file-set";
 import { message } from "./i18n";
 import { formatBytes, saveWithinLimit } from "./uploads";
 
@@ -71,4 +75,29 @@ export async function saveMultipartUpload(
   if (saved.bytes === 0)
     throw new AppError("bad_request", message("common:upload.noFile", { field: options.fileField }));
   return { ...saved, fields };
+}
+
+/**
+ * A form's file for an import: saved to a folder of its own, opened as a file set (a zip's
+ * entries, or the one file under its own name), handed over with the form's other fields, and
+ * removed afterwards whatever happens.
+ */
+export async function withUploadedFile<Result>(
+  request: { body: ReadableStream<Uint8Array> | null; headers: Headers },
+  options: { fileField: string; maxBytes: number },
+  use: (files: FileSet, upload: SavedUpload) => Promise<Result>,
+): Promise<Result> {
+  const folder = await mkdtemp(path.join(tmpdir(), "dash-upload-"));
+  try {
+    const file = path.join(folder, "upload");
+    const upload = await saveMultipartUpload(request, file, options);
+    const files = await openFileSet(file, { singleFile: { name: upload.fileName } });
+    try {
+      return await use(files, upload);
+    } finally {
+      await files.close();
+    }
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }

@@ -29,4 +29,28 @@ describe("createTtlCache", () => {
     expect(await cache.remember("b", at(1), async () => "b2")).toBe("b1");
     expect(await cache.remember("a", at(1), async () => "a2")).toBe("a2");
   });
+
+  it("shares a computation still running with everyone who asks for its key", async () => {
+    const cache = createTtlCache<number>({ ttlMs: 1_000, maxEntries: 10 });
+    let computed = 0;
+    let finish: (value: number) => void = () => {};
+    const compute = () => {
+      computed++;
+      return new Promise<number>((resolve) => {
+        finish = resolve;
+      });
+    };
+    const first = cache.remember("a", at(0), compute);
+    const second = cache.remember("a", at(1), compute);
+    finish(5);
+    expect(await Promise.all([first, second])).toEqual([5, 5]);
+    expect(computed).toBe(1);
+  });
+
+  it("computes again after being cleared", async () => {
+    const cache = createTtlCache<number>({ ttlMs: 60_000, maxEntries: 10 });
+    await cache.remember("a", at(0), async () => 1);
+    cache.clear();
+    expect(await cache.remember("a", at(1), async () => 2)).toBe(2);
+  });
 });

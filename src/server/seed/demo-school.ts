@@ -30,9 +30,12 @@ import {
   demoId,
 } from "./demo-accounts";
 import { seedDemoActivity } from "./demo-activity";
+import { seedDemoCheckCharts } from "./demo-check-charts";
 import { seedDemoGoals } from "./demo-goals";
 import { seedDemoIntegrity } from "./demo-integrity";
 import { seedDemoLeaderboards } from "./demo-leaderboards";
+import { seedDemoMap } from "./demo-map";
+import { seedDemoPlacements } from "./demo-placements";
 import { seedDemoRewards } from "./demo-rewards";
 
 /**
@@ -550,7 +553,10 @@ export async function seedDemoSchool(
   await seedDemoRewards(db, today);
   await seedDemoLeaderboards(db, today);
   await seedDemoGoals(db, today);
+  await seedDemoMap(db, today);
   await seedDemoIntegrity(db, today, storage);
+  await seedDemoPlacements(db, today);
+  await seedDemoCheckCharts(db, today);
 }
 
 export async function isDatabaseEmpty(db: Database): Promise<boolean> {

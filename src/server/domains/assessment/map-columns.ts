@@ -2,6 +2,7 @@ import {
   type GoalAreaScore,
   GROWTH_WINDOWS,
   type GrowthWindow,
+  gradeLevelOf,
   MAP_BANDS,
   type MapBand,
   type MapSeason,
@@ -271,7 +272,7 @@ function readDetails(cells: RowCells<MapColumn>): TestDetails {
     rapidGuessingPercent: cells.number("RapidGuessingPercentage"),
     // The combined file's Lexile, or the CDF's RIT to Reading score (the same measure, older name).
     lexile: cells.text("LexileScore") ?? cells.text("RITtoReadingScore"),
-    grade: cells.read("Grade", parseGrade, notGrade),
+    grade: cells.read("Grade", gradeLevelOf, notGrade),
     goals: readGoals(cells),
     growth: readGrowth(cells),
     firstName: cells.text("StudentFirstName"),
@@ -376,12 +377,6 @@ function parseRange(value: string): { low: number; high: number } | null {
 
 const parseMet = (value: string) => MET.get(value.replace(/\*+$/, "").toLowerCase()) ?? null;
 
-/** Kindergarten is K; the other grades are numbers. */
-function parseGrade(value: string): number | null {
-  if (value.toUpperCase() === "K") return 0;
-  return /^\d{1,2}$/.test(value) && Number(value) <= 12 ? Number(value) : null;
-}
-
 const notNumber = (value: string) => message("assessment:import.notNumber", { value });
 const notTerm = (value: string) => message("assessment:import.notTerm", { value });
 const notRange = (value: string) => message("assessment:import.notRange", { value });
@@ -439,7 +434,7 @@ export function readStudentRow(header: StudentsHeader, fields: string[]): MapStu
     firstName: cells.text("StudentFirstName"),
     lastName: cells.text("StudentLastName"),
     schoolName: cells.text("SchoolName"),
-    grade: grade === null ? null : parseGrade(grade),
+    grade: grade === null ? null : gradeLevelOf(grade),
   };
 }
 

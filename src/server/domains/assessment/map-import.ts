@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type {
   MapImportError,
+  MapImportRecord,
   MapImportReport,
   MapTestEvent,
   UnmatchedMapRow,
@@ -12,7 +13,8 @@ import { AppError } from "../../lib/errors";
 import type { FileSet, FileSetEntry } from "../../lib/file-set";
 import { message, translate } from "../../lib/i18n";
 import { CsvSyntaxError, readCsvRecords } from "../../lib/uploads";
-import { isStudent } from "../rostering/queries";
+import { isStudent, nameOf } from "../rostering/queries";
+import { refreshStoredGrowth } from "./growth-store";
 import {
   readMapHeader,
   readMapRow,
@@ -131,6 +133,7 @@ export async function importMapExport(
   };
   if (options.dryRun || errors.length > 0) return report;
 
+  const changedStudentIds = [...new Set(changed.map((row) => row.studentId))];
   await db.transaction(async (tx) => {
     const [importRow] = await queryRows<{ id: string }>(
       tx,
@@ -149,8 +152,9 @@ export async function importMapExport(
       where exists (select 1 from jsonb_array_elements_text(${JSON.stringify([
         ...new Set(rows.map((row) => row.event.studentId)),
       ])}::jsonb) m(id) where m.id = h.nwea_student_id)`);
+    await refreshStoredGrowth(tx, changedStudentIds);
   });
-  return { ...report, applied: true, changedStudentIds: [...new Set(changed.map((row) => row.studentId))] };
+  return { ...report, applied: true, changedStudentIds };
 }
 
 /** The results file: AssessmentResults.csv in a package, or the one CSV uploaded. */
@@ -397,7 +401,10 @@ export async function linkMapStudent(
         returning event, import_id as "importId"`,
     );
     const rows = held.map(({ event }) => ({ studentId: link.studentId, event, contentHash: hashOf(event) }));
-    if (rows.length > 0) await writeResults(tx, rows, held[0]?.importId as string, now);
+    if (rows.length > 0) {
+      await writeResults(tx, rows, held[0]?.importId as string, now);
+      await refreshStoredGrowth(tx, [link.studentId]);
+    }
     return { imported: rows.length };
   });
 }
@@ -413,16 +420,10 @@ export function heldMapRows(db: Database) {
 
 /** The imports applied so far, newest first. */
 export function mapImportHistory(db: Database) {
-  return queryRows<{
-    id: string;
-    fileName: string;
-    importedBy: string;
-    rows: MapImportReport["rows"];
-    importedAt: string;
-  }>(
+  return queryRows<MapImportRecord>(
     db,
-    sql`select id, file_name as "fileName", imported_by as "importedBy", rows,
-        ${isoInstant(sql`imported_at`)} as "importedAt"
+    sql`select id, file_name as "fileName", imported_by as "importedBy", ${nameOf(sql`imported_by`)} as "importedByName",
+        rows, ${isoInstant(sql`imported_at`)} as "importedAt"
       from map_imports order by imported_at desc limit 100`,
   );
 }

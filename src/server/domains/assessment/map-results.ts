@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
-import type {
-  GrowthWindow,
-  MapTestRecord,
-  ReportedGrowth,
-  StudentMapResults,
+import {
+  type GrowthWindow,
+  gradeLevelOf,
+  type MapTestRecord,
+  type ReportedGrowth,
+  type StudentMapResults,
 } from "../../../shared/contracts/assessment";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
@@ -11,8 +12,8 @@ import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { nameOf } from "../rostering/queries";
 import { studentIdsInReach } from "../rostering/scope";
-import { growthBetween, windowBetween } from "./growth";
-import { percentileFromNorms } from "./norms";
+import { growthWindowsOf } from "./growth-store";
+import { normBands, percentileFromNorms } from "./norms";
 
 type StoredTest = Omit<MapTestRecord, "percentileSource"> & {
   growthMeasure: boolean;
@@ -46,44 +47,35 @@ export async function studentMapResults(
       order by subject, school_year, array_position(array['fall','winter','spring'], season), test_date`,
   );
   const subjects = [...new Set(tests.map((test) => test.subject))];
+  const rosterGrade = gradeLevelOf(student.grade);
   return {
     student,
     subjects: subjects.map((subject) => {
       const ofSubject = tests.filter((test) => test.subject === subject);
-      return { subject, tests: ofSubject.map(withPercentile), growth: growthWindowsOf(ofSubject) };
+      return {
+        subject,
+        tests: ofSubject.map((test) => withPercentile(test, rosterGrade)),
+        growth: growthWindowsOf(ofSubject).map(({ start: _start, end: _end, ...record }) => record),
+      };
     }),
   };
 }
 
-function withPercentile({ growth: _growth, growthMeasure: _measure, ...test }: StoredTest) {
+/** A test's percentile and norm band; a test the export gave no grade is read at the roster's. */
+function withPercentile(
+  { growth: _growth, growthMeasure: _measure, ...test }: StoredTest,
+  rosterGrade: number | null,
+) {
+  const grade = test.grade ?? rosterGrade;
   const fromNorms =
-    test.percentile === null && test.grade !== null
-      ? percentileFromNorms(test.subject, test.season, test.grade, test.rit)
+    test.percentile === null && grade !== null
+      ? percentileFromNorms(test.subject, test.season, grade, test.rit)
       : null;
   return {
     ...test,
     percentile: test.percentile ?? fromNorms,
     percentileSource:
       test.percentile !== null ? ("export" as const) : fromNorms !== null ? ("norms" as const) : null,
+    normBand: grade === null ? null : normBands(test.subject, test.season, grade),
   };
-}
-
-/** Every window two of a subject's growth tests span, latest end first. */
-function growthWindowsOf(tests: StoredTest[]) {
-  const counted = tests.filter((test) => test.growthMeasure);
-  const windows = [];
-  for (const end of counted)
-    for (const start of counted) {
-      const window = windowBetween(start, end);
-      if (!window) continue;
-      windows.push({
-        window,
-        from: start.termName,
-        to: end.termName,
-        startRit: start.rit,
-        endRit: end.rit,
-        ...growthBetween(start, end, window),
-      });
-    }
-  return windows.reverse();
 }

@@ -1,4 +1,4 @@
-import type { MapSeason } from "../../../shared/contracts/assessment";
+import { type MapSeason, mapScaleOf } from "../../../shared/contracts/assessment";
 import norms from "./data/status-norms-2020.json" with { type: "json" };
 
 /**
@@ -11,21 +11,9 @@ type NormTables = Record<string, Partial<Record<MapSeason, Record<string, readon
 
 const tables: NormTables = norms.subjects;
 
-/** NWEA's spellings of a subject (MeasurementScale, Subject, short forms) → the norms' scale. */
-const SCALES = new Map([
-  ["mathematics", "Mathematics"],
-  ["math", "Mathematics"],
-  ["reading", "Reading"],
-  ["language usage", "Language Usage"],
-  ["language", "Language Usage"],
-  ["science - general science", "General Science"],
-  ["general science", "General Science"],
-  ["science", "General Science"],
-]);
-
 function normsOf(subject: string, season: MapSeason, grade: number): readonly (number | null)[] | null {
-  const scale = SCALES.get(subject.trim().replace(/\s+/g, " ").toLowerCase());
-  if (scale === undefined || !Number.isInteger(grade)) return null;
+  const scale = mapScaleOf(subject);
+  if (scale === null || !Number.isInteger(grade)) return null;
   return tables[scale]?.[season]?.[String(grade)] ?? null;
 }
 

@@ -128,6 +128,40 @@ export const mapImports = pgTable("map_imports", {
 });
 
 /**
+ * The growth of every window two of a student's growth tests span (as studentMapResults shows it),
+ * kept when results change so the school's reports aggregate it in SQL. One per student, subject,
+ * window and school year of its end.
+ */
+export const mapGrowth = pgTable(
+  "map_growth",
+  {
+    studentSourcedId: text("student_sourced_id")
+      .notNull()
+      .references(() => users.sourcedId, { onDelete: "cascade" }),
+    subject: text("subject").notNull(),
+    schoolYear: integer("school_year").notNull(),
+    window: text("window").notNull(),
+    fromTerm: text("from_term").notNull(),
+    toTerm: text("to_term").notNull(),
+    /** The grade at the end test, from the export or else the roster. */
+    grade: integer("grade"),
+    endTestDate: date("end_test_date").notNull(),
+    startRit: integer("start_rit").notNull(),
+    endRit: integer("end_rit").notNull(),
+    observed: integer("observed").notNull(),
+    projected: numeric("projected", { precision: 6, scale: 2, mode: "number" }),
+    conditionalGrowthPercentile: integer("conditional_growth_percentile"),
+    metProjected: boolean("met_projected"),
+    multiple: numeric("multiple", { precision: 7, scale: 2, mode: "number" }),
+    reachesTarget: boolean("reaches_target"),
+  },
+  (table) => [
+    primaryKey({ columns: [table.studentSourcedId, table.subject, table.schoolYear, table.window] }),
+    index("map_growth_window_idx").on(table.schoolYear, table.window, table.subject),
+  ],
+);
+
+/**
  * Per subject, the ordered courses a student moves through from grade to grade. A placement's
  * grade level names a step of its subject's track, and the step's course is the student's current one.
  */

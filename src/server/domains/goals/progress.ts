@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { mapScaleOf } from "../../../shared/contracts/assessment";
 import type { Forecast, Goal, GoalKind, GoalProgress } from "../../../shared/contracts/goals";
 import { PACE_SCHOOL_DAYS } from "../../../shared/contracts/goals";
 import { addDays, datesAfter, localDateOf, weekStartOf } from "../../../shared/time-zone";
@@ -50,6 +51,14 @@ interface LoadedStudent {
   goals: StoredGoal[];
   holiday_offsets: number[] | null;
   weekly_goal_id: string | null;
+  /** The latest MAP RIT of each subject tested, for RIT goals. */
+  latest_rits: LatestRit[] | null;
+}
+
+interface LatestRit {
+  subject: string;
+  rit: number;
+  test_date: string;
 }
 
 export interface StudentProgress {
@@ -121,6 +130,10 @@ export async function progressOfStudents(
         u.grades, u.timezone, ${storedDailyGoals} as school_goals,
         own.subjects as own_subjects, own.daily_xp as own_daily_xp, holidays.offsets as holiday_offsets,
         (${weeklyGoalIdOf(sql`u.sourced_id`)}) as weekly_goal_id,
+        (select json_agg(json_build_object('subject', m.subject, 'rit', m.rit, 'test_date', m.test_date))
+          from (select distinct on (r.subject) r.subject, r.rit, to_char(r.test_date, 'YYYY-MM-DD') as test_date
+            from map_results r where r.student_sourced_id = u.sourced_id
+            order by r.subject, r.test_date desc) m) as latest_rits,
         (select coalesce(json_agg(${goalJson(actor)} order by g.deadline nulls first, g.created_at, g.id), '[]'::json)
           from goals g ${goalJoins}
           where g.student_sourced_id = u.sourced_id
@@ -166,7 +179,15 @@ export async function progressOfStudents(
     );
     const weeklyGoal = weeklyGoalOf(student, dailyGoals, weekStart);
     const progress = (goal: Goal) =>
-      progressOf(goal, goal.kind === "weekly_xp" ? of(WEEK) : of(goal.startsOn), of(PACE), today, calendar);
+      goal.kind === "rit"
+        ? ritProgressOf(goal, student.latest_rits ?? [], today)
+        : progressOf(
+            goal,
+            goal.kind === "weekly_xp" ? of(WEEK) : of(goal.startsOn),
+            of(PACE),
+            today,
+            calendar,
+          );
     return {
       id: student.id,
       name: student.name,
@@ -312,18 +333,6 @@ function progressOf(
   today: string,
   calendar: SchoolCalendar,
 ): GoalProgress {
-  if (goal.kind === "rit") {
-    // The score moves with MAP results; until a test after the goal, it is the score it was set at.
-    const value = goal.baseline ?? 0;
-    const forecast: Forecast = {
-      status: value >= goal.target ? "reached" : goal.deadline < today ? "missed" : "awaiting_test",
-      pacePerDay: null,
-      reachedOn: null,
-      dailyNeeded: null,
-      schoolDaysLeft: null,
-    };
-    return { ...goal, value, percent: value >= goal.target ? 100 : 0, forecast };
-  }
   const value = Math.round(amountOf(goal, counted) * 100) / 100;
   const forecast = forecastOf({
     value,
@@ -334,5 +343,41 @@ function progressOf(
     paceEarned: amountOf(goal, pace),
   });
   const percent = Math.max(0, Math.min(100, Math.round((value / goal.target) * 100)));
+  return { ...goal, value, percent, forecast };
+}
+
+/**
+ * A RIT goal's score: the latest MAP result of its subject taken since the goal was set ("Math" and
+ * "Mathematics" are one subject), else the score it was set at. It moves only with tests, so it
+ * has no pace: it is reached, missed once the deadline passed, or waiting for the next test.
+ */
+function ritProgressOf(goal: Goal, latestRits: LatestRit[], today: string): GoalProgress {
+  const scale = goal.subject ? mapScaleOf(goal.subject) : null;
+  const tested = latestRits
+    .filter(
+      (result) => scale !== null && mapScaleOf(result.subject) === scale && result.test_date >= goal.startsOn,
+    )
+    .sort((a, b) => b.test_date.localeCompare(a.test_date))[0];
+  const value = tested?.rit ?? goal.baseline ?? 0;
+  const reached = value >= goal.target;
+  const forecast: Forecast = {
+    status: reached
+      ? "reached"
+      : goal.deadline !== null && goal.deadline < today
+        ? "missed"
+        : "awaiting_test",
+    pacePerDay: null,
+    reachedOn: reached ? (tested?.test_date ?? null) : null,
+    dailyNeeded: null,
+    schoolDaysLeft: null,
+  };
+  // The share of the way from the score it was set at to the target.
+  const start = goal.baseline;
+  const percent =
+    reached || start === null || start >= goal.target
+      ? reached
+        ? 100
+        : 0
+      : Math.max(0, Math.round(((value - start) / (goal.target - start)) * 100));
   return { ...goal, value, percent, forecast };
 }

@@ -23,6 +23,7 @@ import {
   studentIdsInReach,
   studentIdsOfClass,
   studentIdsOfGuide,
+  studentIdsUnder,
 } from "../rostering/scope";
 
 /**
@@ -69,14 +70,6 @@ function rootsOf(orgIds: SQL): SQL {
       select o.sourced_id, o.parent_sourced_id from orgs o where o.sourced_id in (${orgIds})
       union select p.sourced_id, p.parent_sourced_id from orgs p join chain c on p.sourced_id = c.parent)
     select id from chain where parent is null`;
-}
-
-/** Students with a role at an organisation under any of the roots (or the roots themselves). */
-function studentIdsUnder(roots: SQL): SQL {
-  return sql`with recursive below (id) as (
-      select o.sourced_id from orgs o where o.sourced_id in (${roots})
-      union select o.sourced_id from orgs o join below b on o.parent_sourced_id = b.id)
-    select r.user_sourced_id from user_roles r where r.org_sourced_id in (select id from below) and lower(r.role) = 'student'`;
 }
 
 /** Students with their role at the school (OneRoster's record of who is a student where). */

@@ -129,6 +129,30 @@ const scrubLogs: AnonymiseStep = async (context) => {
 };
 
 /**
+ * Assessment: results, placements and progress stay under the anonymised id; the export's own id
+ * for the student (often the school's student number) goes, and so does what people wrote about
+ * the student by name (reasons for level changes, a screening's name and notes).
+ */
+const scrubAssessment: AnonymiseStep = async (context) => {
+  const { studentId, displayName, personalValues } = context;
+  await run(context, sql`delete from map_student_links where student_sourced_id = ${studentId}`);
+  await run(
+    context,
+    sql`update map_results set nwea_student_id = ${displayName} where student_sourced_id = ${studentId}`,
+  );
+  await run(
+    context,
+    sql`update screening_results set applicant_name = ${displayName}, notes = null where student_sourced_id = ${studentId}`,
+  );
+  if (personalValues.length === 0) return;
+  await run(
+    context,
+    sql`update placement_changes set reason = ${replacingAll("reason", personalValues, displayName)}
+        where student_sourced_id = ${studentId} and ${matchesAny("reason", personalValues)}`,
+  );
+};
+
+/**
  * Each domain's part, run in order in one transaction. Domains that keep more about students
  * (incident evidence and its files, survey answers, messages…) add their step here.
  */
@@ -137,6 +161,7 @@ export const ANONYMISE_STEPS: readonly AnonymiseStep[] = [
   clearRosterRecord,
   removeRawActivity,
   scrubLogs,
+  scrubAssessment,
 ];
 
 const escapeRegex = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -244,6 +244,87 @@ const CSV_FILES: readonly CsvFile[] = [
       where g.student_sourced_id = ${studentId} order by g.created_at, g.id`,
   },
   {
+    name: "map-results.csv",
+    description:
+      "The student's NWEA MAP Growth tests: term, subject, RIT score, percentile, goal areas and the export's growth figures.",
+    columns: [
+      "term",
+      "subject",
+      "testName",
+      "testDate",
+      "rit",
+      "standardError",
+      "percentile",
+      "grade",
+      "goalAreas",
+      "growth",
+    ],
+    query: (
+      studentId,
+    ) => sql`select term_name as term, subject, test_name as "testName", ${day("test_date")} as "testDate",
+        rit, standard_error as "standardError", percentile, grade, goals as "goalAreas", growth
+      from map_results where student_sourced_id = ${studentId} order by test_date, subject, id`,
+  },
+  {
+    name: "placements.csv",
+    description:
+      "The student's level in each subject: the grade they started at and the one they work at now.",
+    columns: ["subject", "startingGrade", "currentGrade", "changedBy", "changedAt"],
+    query: (
+      studentId,
+    ) => sql`select p.subject, p.starting_grade as "startingGrade", p.current_grade as "currentGrade",
+        ${nameOf("s")} as "changedBy", ${iso("p.updated_at")} as "changedAt"
+      from placements p left join users s on s.sourced_id = p.updated_by
+      where p.student_sourced_id = ${studentId} order by p.subject`,
+  },
+  {
+    name: "placement-changes.csv",
+    description: "Every change of the student's levels: from which grade to which, why, by whom and when.",
+    columns: ["subject", "fromGrade", "toGrade", "reason", "by", "at"],
+    query: (
+      studentId,
+    ) => sql`select c.subject, c.from_grade as "fromGrade", c.to_grade as "toGrade", c.reason,
+        ${nameOf("s")} as by, ${iso("c.changed_at")} as at
+      from placement_changes c left join users s on s.sourced_id = c.changed_by
+      where c.student_sourced_id = ${studentId} order by c.changed_at, c.id`,
+  },
+  {
+    name: "placement-tests.csv",
+    description: "The student's placement tests: subject, grade, status, score and date.",
+    columns: ["subject", "gradeLevel", "testName", "status", "score", "takenOn", "recordedBy", "recordedAt"],
+    query: (
+      studentId,
+    ) => sql`select t.subject, t.grade_level as "gradeLevel", t.test_name as "testName", t.status,
+        t.score, ${day("t.taken_on")} as "takenOn", ${nameOf("s")} as "recordedBy", ${iso("t.recorded_at")} as "recordedAt"
+      from placement_tests t left join users s on s.sourced_id = t.recorded_by
+      where t.student_sourced_id = ${studentId} order by t.subject, t.grade_level, t.test_name`,
+  },
+  {
+    name: "screening.csv",
+    description:
+      "Admissions screening tests linked to the student: subject, grade, RIT, test, date and decision.",
+    columns: ["applicantName", "subject", "grade", "rit", "testName", "testedOn", "decision", "notes"],
+    query: (
+      studentId,
+    ) => sql`select applicant_name as "applicantName", subject, grade, rit, test_name as "testName",
+        ${day("tested_on")} as "testedOn", decision, notes
+      from screening_results where student_sourced_id = ${studentId} order by tested_on, id`,
+  },
+  {
+    name: "check-chart-progress.csv",
+    description:
+      "The checks (skills) a Guide saw the student do on a check chart, with the day and who saw it.",
+    columns: ["chart", "level", "check", "observedOn", "observedBy"],
+    query: (
+      studentId,
+    ) => sql`select c.title as chart, l.name as level, k.name as check, ${day("o.observed_on")} as "observedOn",
+        ${nameOf("s")} as "observedBy"
+      from check_observations o join check_chart_checks k on k.id = o.check_id
+        join check_chart_levels l on l.id = k.level_id join check_charts c on c.id = l.chart_id
+        left join users s on s.sourced_id = o.observed_by
+      where o.student_sourced_id = ${studentId} order by c.title, l.position, k.position`,
+  },
+  {
     name: "sessions.csv",
     description:
       "The student's current sign-ins: when, from which address and browser. Session keys are never exported.",

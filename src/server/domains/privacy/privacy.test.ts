@@ -454,6 +454,29 @@ describe("anonymising a student", () => {
       },
     });
     expect(reward.status).toBe(201);
+    // A level change and a screening that name her, and the MAP export's id for her.
+    const placed = await t.request(`/api/assessment/placements/${ids.student}/level`, {
+      cookie: admin,
+      json: { subject: "Science", grade: 4, reason: "Ava Johnson aced the science fair" },
+    });
+    expect(placed.status).toBe(200);
+    const screened = await t.request("/api/assessment/screening", {
+      cookie: admin,
+      json: {
+        applicantName: "Ava Johnson",
+        studentId: ids.student,
+        subject: "Math",
+        grade: 3,
+        rit: 201,
+        testName: "MAP Screener",
+        testedOn: "2026-05-01",
+        decision: "admit",
+        notes: "Ava Johnson did well",
+      },
+    });
+    expect(screened.status).toBe(201);
+    await t.db.execute(sql`insert into map_student_links (nwea_student_id, student_sourced_id, linked_by, linked_at)
+      values ('Ava Johnson', ${ids.student}, ${ids.admin}, now())`);
     const totals = async () => {
       const [row] = await queryRows<{ ledger: string; daily: string; days: number }>(
         t.db,

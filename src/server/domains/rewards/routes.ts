@@ -1,5 +1,4 @@
 import { type Context, Hono } from "hono";
-import { stream } from "hono/streaming";
 import { z } from "zod";
 import {
   bountyRunSchema,
@@ -21,6 +20,7 @@ import {
 } from "../../../shared/contracts/rewards";
 import { currentActor, requireActiveRole } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
+import { csvDownload } from "../../lib/csv-download";
 import { AppError } from "../../lib/errors";
 import { type Message, message } from "../../lib/i18n";
 import { readJsonBody, readParams, readQuery, requestLanguage } from "../../lib/validation";
@@ -176,11 +176,7 @@ export function rewardsRoutes({ db, auth, storage }: AppDeps) {
       requireActiveRole(c, ADMIN, message("rewards:actions.audit"));
       const query = readQuery(c, ledgerQuerySchema);
       const language = requestLanguage(c);
-      c.header("Content-Type", "text/csv; charset=utf-8");
-      c.header("Content-Disposition", 'attachment; filename="alphas-ledger.csv"');
-      return stream(c, async (out) => {
-        for await (const chunk of ledgerCsv(db, query, language)) await out.write(chunk);
-      });
+      return csvDownload(c, "alphas-ledger.csv", ledgerCsv(db, query, language));
     })
     .post("/ledger/:id/reverse", async (c) => {
       const actor = requireActiveRole(c, ADMIN, message("rewards:actions.reverse"));

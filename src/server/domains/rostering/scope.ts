@@ -153,3 +153,11 @@ export async function teachesClass(db: Database, actor: Actor, classId: string):
   );
   return Boolean(row?.teaches);
 }
+
+/** Students with a role at an organisation under any of the roots (or the roots themselves). */
+export function studentIdsUnder(roots: SQL): SQL {
+  return sql`with recursive below (id) as (
+      select o.sourced_id from orgs o where o.sourced_id in (${roots})
+      union select o.sourced_id from orgs o join below b on o.parent_sourced_id = b.id)
+    select r.user_sourced_id from user_roles r where r.org_sourced_id in (select id from below) and lower(r.role) = 'student'`;
+}

@@ -490,18 +490,6 @@ interface UserRow extends BaseRow {
 const rolesOfUser = (condition: SQL) =>
   sql`select 1 from user_roles r where r.user_sourced_id = u.sourced_id and ${condition}`;
 
-/** Groups rows by a key, keeping their order. */
-function groupBy<Row>(rows: Row[], key: (row: Row) => string): Map<string, Row[]> {
-  const groups = new Map<string, Row[]>();
-  for (const row of rows) {
-    const name = key(row);
-    const group = groups.get(name);
-    if (group) group.push(row);
-    else groups.set(name, [row]);
-  }
-  return groups;
-}
-
 /** Roles (with their org's type, which names 1.1 administrators) and agents of a page of users. */
 async function attachRolesAndAgents(db: Database, rows: Record<string, unknown>[]) {
   const ids = sql.param(rows.map((row) => row.sourcedId as string));
@@ -526,8 +514,8 @@ async function attachRolesAndAgents(db: Database, rows: Record<string, unknown>[
           order by 1, 2`,
     ),
   ]);
-  const rolesByUser = groupBy(roles, (role) => role.user);
-  const agentsByUser = groupBy(agents, (agent) => agent.user);
+  const rolesByUser = Map.groupBy(roles, (role) => role.user);
+  const agentsByUser = Map.groupBy(agents, (agent) => agent.user);
   for (const row of rows) {
     const id = row.sourcedId as string;
     row.roles = rolesByUser.get(id) ?? [];
