@@ -10,7 +10,7 @@ import { TableRegion } from "../../components/ui/table-region";
 import { instantDateLabel } from "../../lib/format";
 import { EmptyState, Loading, QueryError, Section } from "../home/parts";
 import { SELECT_CLASS } from "../xp/student-picker";
-import { LINK_CLASS, TEXT_BUTTON_CLASS, useLevelTitle } from "./check-chart-parts";
+import { LINK_CLASS, StatusNote, TEXT_BUTTON_CLASS, useLevelTitle } from "./check-chart-parts";
 import { checkChartKeys, legacyReviewQuery, mapLevel } from "./check-charts-api";
 import { GRADES, gradeName } from "./placements-parts";
 
@@ -29,16 +29,7 @@ export function CheckChartLegacyReviewPage() {
   return (
     <div>
       <PageHeader title={t("checkCharts.legacy.title")} description={t("checkCharts.legacy.description")} />
-      <p
-        role="status"
-        className={
-          note
-            ? "mb-4 rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100"
-            : "sr-only"
-        }
-      >
-        {note}
-      </p>
+      <StatusNote note={note} className="mb-4" />
       {review.isError ? (
         <QueryError
           error={review.error}

@@ -22,7 +22,7 @@ import { EmptyState, Loading, QueryError } from "../home/parts";
 import { SELECT_CLASS, StudentPicker } from "../xp/student-picker";
 import { ClassProgressView } from "./check-chart-dashboard";
 import { ChartEditor } from "./check-chart-editor";
-import { LINK_CLASS, useLevelTitle } from "./check-chart-parts";
+import { LINK_CLASS, StatusNote, useLevelTitle } from "./check-chart-parts";
 import { ChartProgressView, type ObservationSteps } from "./check-chart-progress";
 import {
   checkChartKeys,
@@ -129,16 +129,7 @@ function ChartListView() {
           </ul>
         </nav>
       )}
-      <p
-        role="status"
-        className={
-          note
-            ? "mb-4 rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100"
-            : "sr-only"
-        }
-      >
-        {note}
-      </p>
+      <StatusNote note={note} className="mb-4" />
       {list.isError ? (
         <QueryError
           error={list.error}

@@ -66,3 +66,19 @@ export function ChartSelect({
     </div>
   );
 }
+
+/** What the last change did, said to everyone (and to screen readers as it happens); hidden until then. */
+export function StatusNote({ note, className = "" }: { note: string | null; className?: string }) {
+  return (
+    <p
+      role="status"
+      className={
+        note
+          ? `${className} rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100`
+          : "sr-only"
+      }
+    >
+      {note}
+    </p>
+  );
+}

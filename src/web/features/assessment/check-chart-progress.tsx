@@ -9,7 +9,7 @@ import { dateLabel, formatPercent, gradeLabel } from "../../lib/format";
 import { ProgressBar } from "../goals/parts";
 import { Section } from "../home/parts";
 import { ADMIN_INPUT_CLASS } from "../rewards/admin-form";
-import { TEXT_BUTTON_CLASS, useLevelTitle } from "./check-chart-parts";
+import { StatusNote, TEXT_BUTTON_CLASS, useLevelTitle } from "./check-chart-parts";
 
 /**
  * One student's progress through a chart: where they are, level by level, and each check with the
@@ -208,16 +208,7 @@ export function ChartProgressView({
         </div>
       )}
 
-      <p
-        role="status"
-        className={
-          note
-            ? "rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100"
-            : "sr-only"
-        }
-      >
-        {note}
-      </p>
+      <StatusNote note={note} />
       {failure && (
         <p
           role="alert"
