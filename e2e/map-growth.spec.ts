@@ -67,6 +67,9 @@ test.describe("MAP Growth", () => {
     await page.locator("header").getByLabel("Language").selectOption("es");
     await expect(main.getByRole("heading", { name: "Resultados de Leo Johnson" })).toBeVisible();
     await expect(main.getByText("¿Qué significan estos números?")).toBeVisible();
+    // The choice is kept with the account: back to English for the journeys after this one.
+    await page.locator("header").getByLabel("Idioma").selectOption("en");
+    await expect(main.getByRole("heading", { name: "Leo Johnson's results" })).toBeVisible();
   });
 
   test("a Guide finds the students below projection and opens one student's results", async ({ page }) => {
