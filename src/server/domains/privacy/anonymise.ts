@@ -128,6 +128,29 @@ const scrubLogs: AnonymiseStep = async (context) => {
   );
 };
 
+/** Integrity: incidents and their reviews stay; the text the agent saw and people's notes lose the student's details. */
+const scrubIntegrity: AnonymiseStep = async (context) => {
+  const { studentId, displayName, personalValues } = context;
+  if (personalValues.length === 0) return;
+  const replaceIn = (column: string) => replacingAll(column, personalValues, displayName);
+  await run(
+    context,
+    sql`update integrity_incidents set detected_text = ${replaceIn("detected_text")}
+        where student_sourced_id = ${studentId} and ${matchesAny("detected_text", personalValues)}`,
+  );
+  await run(
+    context,
+    sql`update integrity_decisions set note = ${replaceIn("note")}
+        where incident_id in (select id from integrity_incidents where student_sourced_id = ${studentId})
+          and ${matchesAny("note", personalValues)}`,
+  );
+  await run(
+    context,
+    sql`update integrity_lockouts set unlock_note = ${replaceIn("unlock_note")}
+        where student_sourced_id = ${studentId} and ${matchesAny("coalesce(unlock_note, '')", personalValues)}`,
+  );
+};
+
 /**
  * Assessment: results, placements and progress stay under the anonymised id; the export's own id
  * for the student (often the school's student number) goes, and so does what people wrote about
@@ -161,6 +184,7 @@ export const ANONYMISE_STEPS: readonly AnonymiseStep[] = [
   clearRosterRecord,
   removeRawActivity,
   scrubLogs,
+  scrubIntegrity,
   scrubAssessment,
 ];
 

@@ -244,6 +244,51 @@ const CSV_FILES: readonly CsvFile[] = [
       where g.student_sourced_id = ${studentId} order by g.created_at, g.id`,
   },
   {
+    name: "focus-incidents.csv",
+    description:
+      "Focus incidents the monitoring agent reported: when, what kind, which app, the text it saw, and how the review ended. Screenshots are not part of the export.",
+    columns: [
+      "occurredAt",
+      "type",
+      "app",
+      "confidence",
+      "detectedText",
+      "reviewStatus",
+      "struckAt",
+      "strikeExpiresAt",
+    ],
+    query: (
+      studentId,
+    ) => sql`select ${iso("occurred_at")} as "occurredAt", incident_type as type, app_name as app,
+        confidence_score as confidence, detected_text as "detectedText", review_status as "reviewStatus",
+        ${iso("struck_at")} as "struckAt", ${iso("strike_expires_at")} as "strikeExpiresAt"
+      from integrity_incidents where student_sourced_id = ${studentId} order by occurred_at, id`,
+  },
+  {
+    name: "focus-incident-reviews.csv",
+    description:
+      "Each step of the reviews of those incidents: confirmed, dismissed, escalated or appealed, by whom and why.",
+    columns: ["incidentOccurredAt", "action", "by", "role", "note", "at"],
+    query: (
+      studentId,
+    ) => sql`select ${iso("i.occurred_at")} as "incidentOccurredAt", d.action, ${nameOf("s")} as by,
+        d.actor_role as role, d.note, ${iso("d.created_at")} as at
+      from integrity_decisions d join integrity_incidents i on i.id = d.incident_id
+        left join users s on s.sourced_id = d.actor_sourced_id
+      where i.student_sourced_id = ${studentId} order by d.created_at, d.id`,
+  },
+  {
+    name: "dashboard-lockouts.csv",
+    description: "When the student's dashboard was locked after strikes, and when and why it was unlocked.",
+    columns: ["lockedAt", "unlockedAt", "unlockedBy", "unlockReason", "unlockNote"],
+    query: (
+      studentId,
+    ) => sql`select ${iso("l.locked_at")} as "lockedAt", ${iso("l.unlocked_at")} as "unlockedAt",
+        ${nameOf("s")} as "unlockedBy", l.unlock_reason as "unlockReason", l.unlock_note as "unlockNote"
+      from integrity_lockouts l left join users s on s.sourced_id = l.unlocked_by_sourced_id
+      where l.student_sourced_id = ${studentId} order by l.locked_at, l.id`,
+  },
+  {
     name: "map-results.csv",
     description:
       "The student's NWEA MAP Growth tests: term, subject, RIT score, percentile, goal areas and the export's growth figures.",

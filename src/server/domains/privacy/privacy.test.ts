@@ -477,6 +477,13 @@ describe("anonymising a student", () => {
     expect(screened.status).toBe(201);
     await t.db.execute(sql`insert into map_student_links (nwea_student_id, student_sourced_id, linked_by, linked_at)
       values ('Ava Johnson', ${ids.student}, ${ids.admin}, now())`);
+    // The monitoring agent saw her name on screen, and a reviewer wrote it in a note.
+    await t.db.execute(sql`with incident as (insert into integrity_incidents (student_sourced_id, agent_id, client_id,
+        incident_type, confidence_score, detected_text, occurred_at)
+        select ${ids.student}, id, 'privacy-test', 'off_task_app', 0.9, 'Chat with Ava Johnson', now()
+        from learning_apps where kind = 'agent' limit 1 returning id)
+      insert into integrity_decisions (incident_id, step, action, note, actor_sourced_id, actor_role)
+      select id, 1, 'dismiss', 'Ava Johnson was allowed this app', ${ids.admin}, 'administrator' from incident`);
     const totals = async () => {
       const [row] = await queryRows<{ ledger: string; daily: string; days: number }>(
         t.db,
