@@ -6,6 +6,7 @@ import type {
   ReportedGrowth,
 } from "../../../shared/contracts/assessment";
 import { type Database, queryRows } from "../../db/client";
+import { gradeLevelOfGrades } from "../rostering/queries";
 import { growthBetween, windowBetween } from "./growth";
 
 /** What a growth window needs of a stored test. */
@@ -57,8 +58,7 @@ export async function refreshStoredGrowth(db: Database, studentIds: readonly str
     const tests = await queryRows<GrowthTest & { studentId: string; subject: string }>(
       db,
       sql`select r.student_sourced_id as "studentId", r.subject, r.term_name as "termName", r.season,
-          r.school_year as "schoolYear", r.rit, coalesce(r.grade, case when u.grades[1] ~ '^[0-9]+$'
-            then u.grades[1]::int when upper(u.grades[1]) = 'KG' then 0 end) as grade,
+          r.school_year as "schoolYear", r.rit, coalesce(r.grade, ${gradeLevelOfGrades(sql`u.grades`)}) as grade,
           to_char(r.test_date, 'YYYY-MM-DD') as "testDate", r.growth_measure as "growthMeasure", r.growth
         from map_results r join users u on u.sourced_id = r.student_sourced_id
         where r.growth_measure and r.student_sourced_id in (select jsonb_array_elements_text(${ids}::jsonb))

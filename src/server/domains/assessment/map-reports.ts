@@ -22,6 +22,7 @@ import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { containsPattern } from "../rostering/filter";
+import { displayNameOfU, gradeLevelOfGrades } from "../rostering/queries";
 import { studentIdsInReach, studentIdsOfClass, studentIdsUnder } from "../rostering/scope";
 import { percentileFromNorms } from "./norms";
 
@@ -66,9 +67,6 @@ function populationOf(query: { schoolId?: string; classId?: string }): SQL | nul
   );
 }
 
-const gradeNumber = (grades: SQL) =>
-  sql`case when ${grades}[1] ~ '^[0-9]+$' then ${grades}[1]::int when upper(${grades}[1]) in ('KG', 'K') then 0 end`;
-
 /**
  * The students a Guide teaches (an administrator: every student), a page at a time, each with the
  * latest result and growth of every subject; the summary counts every student the filter names.
@@ -83,10 +81,7 @@ export async function mapStudentsOverview(
     throw new AppError("forbidden", message("assessment:forbidden"));
   const conditions = [sql`u.sourced_id in (${reach})`];
   if (query.classId) conditions.push(sql`u.sourced_id in (${studentIdsOfClass(query.classId)})`);
-  if (query.search)
-    conditions.push(
-      sql`(coalesce(u.preferred_first_name, u.given_name) || ' ' || u.family_name) ilike ${containsPattern(query.search)}`,
-    );
+  if (query.search) conditions.push(sql`${displayNameOfU} ilike ${containsPattern(query.search)}`);
   const chosen = sql`select u.sourced_id from users u where ${sql.join(conditions, sql` and `)}`;
   const latestGrowth = latestGrowthOf(chosen, query.subject);
   const below = sql`u.sourced_id in (select lg.student_sourced_id from (${latestGrowth}) lg where lg.met_projected = false)`;
@@ -108,7 +103,7 @@ export async function mapStudentsOverview(
   );
   const students = await queryRows<{ sourcedId: string; name: string; grade: string | null }>(
     db,
-    sql`select u.sourced_id as "sourcedId", coalesce(u.preferred_first_name, u.given_name) || ' ' || u.family_name as name,
+    sql`select u.sourced_id as "sourcedId", ${displayNameOfU} as name,
         u.grades[1] as grade
       from users u where u.sourced_id in (${listed})
       order by u.family_name, u.given_name, u.sourced_id
@@ -263,10 +258,7 @@ export async function mapActualsReport(db: Database, query: MapActualsQuery): Pr
   const conditions = [sql`f.school_year = ${schoolYear}`, sql`f.season = 'fall'`, sql`f.growth_measure`];
   if (population) conditions.push(sql`f.student_sourced_id in (${population})`);
   if (query.subject) conditions.push(sql`f.subject = ${query.subject}`);
-  if (query.search)
-    conditions.push(
-      sql`(coalesce(u.preferred_first_name, u.given_name) || ' ' || u.family_name) ilike ${containsPattern(query.search)}`,
-    );
+  if (query.search) conditions.push(sql`${displayNameOfU} ilike ${containsPattern(query.search)}`);
   const falls = sql`select distinct on (f.student_sourced_id, f.subject) f.* from map_results f
     join users u on u.sourced_id = f.student_sourced_id
     where ${sql.join(conditions, sql` and `)}
@@ -278,8 +270,8 @@ export async function mapActualsReport(db: Database, query: MapActualsQuery): Pr
   const rows = await queryRows<StoredActual>(
     db,
     sql`select f.student_sourced_id as "studentId",
-        coalesce(u.preferred_first_name, u.given_name) || ' ' || u.family_name as name,
-        coalesce(f.grade, ${gradeNumber(sql`u.grades`)}) as grade, f.subject, f.term_name as "startTerm", f.rit as "startRit",
+        ${displayNameOfU} as name,
+        coalesce(f.grade, ${gradeLevelOfGrades(sql`u.grades`)}) as grade, f.subject, f.term_name as "startTerm", f.rit as "startRit",
         l.term_name as "latestTerm", l.rit as "latestRit",
         coalesce(g.projected, (f.growth -> 'fallToSpring' ->> 'projected')::numeric,
           (f.growth -> 'fallToSpring' ->> 'typical')::numeric)::float8 as projected,

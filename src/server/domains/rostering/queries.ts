@@ -89,6 +89,19 @@ export function isStudent(userId: SQL): SQL {
     where student_role.user_sourced_id = ${userId} and lower(student_role.role) = 'student')`;
 }
 
+/** The display name of the user row `u` of a query that already reads it. */
+export const displayNameOfU = sql`(coalesce(u.preferred_first_name, u.given_name) || ' ' || u.family_name)`;
+
+/**
+ * A roster's first grade ("KG", "K", "03") as a level, 0 for kindergarten, null for any other: the
+ * SQL side of gradeLevelOf in the assessment contracts.
+ */
+export function gradeLevelOfGrades(grades: SQL): SQL {
+  // The pattern alone decides the cast: SQL does not promise to test an AND's sides in order.
+  return sql`(case when ${grades}[1] ~ '^(0?[0-9]|1[0-2])$' then ${grades}[1]::int
+    when upper(${grades}[1]) in ('KG', 'K') then 0 end)`;
+}
+
 /** `SQL` for a person's display name, for lists that name students and actors. */
 export function nameOf(userId: SQL): SQL {
   return sql`(select coalesce(n.preferred_first_name, n.given_name) || ' ' || n.family_name
