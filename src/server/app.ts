@@ -8,6 +8,8 @@ import { activityRoutes, ingestRoutes } from "./domains/activity/routes";
 import { PLACEMENT_UPLOAD_PATHS } from "./domains/assessment/placement-routes";
 import { assessmentRoutes, MAP_IMPORT_PATH } from "./domains/assessment/routes";
 import { authRoutes, passwordAdminRoutes } from "./domains/auth/routes";
+import { qtiRoutes } from "./domains/content/qti-routes";
+import { contentRoutes } from "./domains/content/routes";
 import { goalsRoutes } from "./domains/goals/routes";
 import { refuseLockedStudents } from "./domains/integrity/lockout";
 import { INCIDENT_INTAKE_PATH, integrityIntakeRoutes, integrityRoutes } from "./domains/integrity/routes";
@@ -136,6 +138,8 @@ export function createApp(deps: AppDeps) {
     .route("/flow", flowRoutes(deps))
     .route("/rewards", rewardsRoutes(deps))
     .route("/assessment", assessmentRoutes(deps))
+    .route("/qti", qtiRoutes(deps))
+    .route("/content", contentRoutes(deps))
     .route("/goals", goalsRoutes(deps))
     .route("/leaderboards", leaderboardsRoutes(deps))
     .route("/integrity", integrityRoutes(deps))

@@ -2,6 +2,7 @@
 export * from "../domains/activity/schema";
 export * from "../domains/assessment/schema";
 export * from "../domains/auth/schema";
+export * from "../domains/content/schema";
 export * from "../domains/goals/schema";
 export * from "../domains/integrity/schema";
 export * from "../domains/leaderboards/schema";
