@@ -13,10 +13,11 @@ export const SERVER_BUNDLE = "build/server/index.js";
 const SERVER_SOURCES = ["src/server", "src/shared", "package-lock.json"];
 
 /**
- * Packages the bundle leaves to Node: PGlite and esbuild read files of their own next to their
- * code, the S3 client and Vite are large and loaded only when used, and pg-native is optional.
+ * Packages the bundle leaves to Node: PGlite, esbuild and jsdom read files of their own next to
+ * their code, the S3 client, Vite and jsdom are large and loaded only when used, and pg-native is
+ * optional.
  */
-const UNBUNDLED_PACKAGES = ["@electric-sql/pglite", "@aws-sdk/*", "esbuild", "pg-native", "vite"];
+const UNBUNDLED_PACKAGES = ["@electric-sql/pglite", "@aws-sdk/*", "esbuild", "jsdom", "pg-native", "vite"];
 
 /**
  * Bundles the server (`src/server/index.ts` and the packages it uses) into `outFile` when the

@@ -1,10 +1,17 @@
-import { JSDOM } from "jsdom";
+import { createRequire } from "node:module";
+import type * as Jsdom from "jsdom";
 import { createHtmlSanitizer } from "../../shared/rich-text";
 
 let sanitize: ((html: string) => string) | null = null;
 
-/** Cleans HTML before it is stored (src/shared/rich-text.ts has the rules); one DOM serves every call. */
+/**
+ * Cleans HTML before it is stored (src/shared/rich-text.ts has the rules). The DOM it needs is
+ * loaded on first use, not at start, and one serves every call.
+ */
 export function sanitizeHtml(html: string): string {
-  sanitize ??= createHtmlSanitizer(new JSDOM("").window as unknown as Window & typeof globalThis);
+  if (!sanitize) {
+    const { JSDOM } = createRequire(import.meta.url)("jsdom") as typeof Jsdom;
+    sanitize = createHtmlSanitizer(new JSDOM("").window as unknown as Window & typeof globalThis);
+  }
   return sanitize(html);
 }
