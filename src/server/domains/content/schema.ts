@@ -160,6 +160,9 @@ export const learningAssignments = pgTable(
     note: text("note"),
     assignedBy: text("assigned_by").notNull(),
     assignedAt: timestamp("assigned_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Who last changed the due date or note, and when (null until the first change). */
+    updatedBy: text("updated_by"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }),
     removedBy: text("removed_by"),
     removedAt: timestamp("removed_at", { withTimezone: true }),
   },
