@@ -47,6 +47,27 @@ export const qtiDocuments = pgTable(
   ],
 );
 
+/**
+ * The history of the bank: every creation, replacement and change of who may see a document, by
+ * whom and from which file. A replacement keeps the XML it overwrote, so an item a lesson was
+ * scored against can always be read as it was.
+ */
+export const qtiDocumentChanges = pgTable(
+  "qti_document_changes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind").$type<"item" | "stimulus" | "test">().notNull(),
+    identifier: text("identifier").notNull(),
+    action: text("action").$type<"created" | "replaced" | "published" | "unpublished">().notNull(),
+    actorSourcedId: text("actor_sourced_id").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    /** The uploaded file's name, or the package's. */
+    source: text("source"),
+    previousRawXml: text("previous_raw_xml"),
+  },
+  (table) => [index("qti_document_changes_document_idx").on(table.kind, table.identifier, table.at)],
+);
+
 /** Media of content packages (pictures, audio, stylesheets), stored once by their SHA-256. */
 export const qtiAssets = pgTable("qti_assets", {
   sha256: text("sha256").primaryKey(),
