@@ -8,7 +8,12 @@ import { activityRoutes, ingestRoutes } from "./domains/activity/routes";
 import { PLACEMENT_UPLOAD_PATHS } from "./domains/assessment/placement-routes";
 import { assessmentRoutes, MAP_IMPORT_PATH } from "./domains/assessment/routes";
 import { authRoutes, passwordAdminRoutes } from "./domains/auth/routes";
-import { qtiRoutes } from "./domains/content/qti-routes";
+import {
+  QTI_IMPORT_BODY_TYPES,
+  QTI_IMPORT_PATHS,
+  qtiPublicRoutes,
+  qtiRoutes,
+} from "./domains/content/qti-routes";
 import { contentRoutes } from "./domains/content/routes";
 import { goalsRoutes } from "./domains/goals/routes";
 import { refuseLockedStudents } from "./domains/integrity/lockout";
@@ -42,12 +47,18 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const INGEST_PATHS = "/api/ingest/";
 /** Paths whose uploads are measured by their own, larger limits. */
 /** The paths whose state-changing requests send another body than JSON, and which type. */
-export const UPLOAD_BODY_TYPES: Record<string, string> = {
-  [ROSTER_IMPORT_PATH]: "application/zip",
-  [MAP_IMPORT_PATH]: "multipart/form-data",
-  ...Object.fromEntries(PLACEMENT_UPLOAD_PATHS.map((path) => [path, "multipart/form-data"])),
+export const UPLOAD_BODY_TYPES: Record<string, readonly string[]> = {
+  [ROSTER_IMPORT_PATH]: ["application/zip"],
+  [MAP_IMPORT_PATH]: ["multipart/form-data"],
+  ...Object.fromEntries(PLACEMENT_UPLOAD_PATHS.map((path) => [path, ["multipart/form-data"]])),
+  ...Object.fromEntries(QTI_IMPORT_PATHS.map((path) => [path, QTI_IMPORT_BODY_TYPES])),
 };
-const OWN_BODY_LIMITS = new Set([ROSTER_IMPORT_PATH, INCIDENT_INTAKE_PATH, MAP_IMPORT_PATH]);
+const OWN_BODY_LIMITS = new Set([
+  ROSTER_IMPORT_PATH,
+  INCIDENT_INTAKE_PATH,
+  MAP_IMPORT_PATH,
+  ...QTI_IMPORT_PATHS,
+]);
 
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
@@ -126,6 +137,8 @@ export function createApp(deps: AppDeps) {
     .route("/ingest", ingestRoutes(deps))
     // The monitoring agent posts incidents with its key; only that one route is matched here.
     .route("/integrity", integrityIntakeRoutes(deps))
+    // QTI embeds read public items, stimuli and package media without a session.
+    .route("/qti", qtiPublicRoutes(deps))
     // Everything below needs a session: without one the answer is 401, even for unknown paths.
     .use("*", requireSession)
     .use("*", refuseLockedStudents)

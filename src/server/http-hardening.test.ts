@@ -66,6 +66,12 @@ describe("security headers", () => {
     );
   });
 
+  it("let pages frame only the privacy-enhanced video players besides Dash itself", async () => {
+    const csp = (await t.request("/login")).headers.get("content-security-policy") ?? "";
+    const frameSources = /(?:^|; )frame-src ([^;]*)/.exec(csp)?.[1]?.split(" ");
+    expect(frameSources).toEqual(["'self'", "https://www.youtube-nocookie.com", "https://player.vimeo.com"]);
+  });
+
   it("add Strict-Transport-Security only over https", async () => {
     const response = await t.request("/api/health", { headers: { "x-forwarded-proto": "https" } });
     expect(response.headers.get("strict-transport-security")).toMatch(/^max-age=\d{7,}; includeSubDomains$/);
@@ -134,6 +140,36 @@ describe("cross-site request refusal", () => {
       headers: { "content-type": "application/zip" },
     });
     expect(zip.status).toBe(400);
+  });
+
+  it("takes XML or a form at the QTI import, and nothing else", async () => {
+    const item =
+      '<qti-assessment-item xmlns="http://www.imsglobal.org/xsd/imsqtiasi_v3p0" identifier="guard"/>';
+    for (const contentType of ["application/xml", "text/xml; charset=utf-8"]) {
+      const response = await t.request("/api/qti/items", {
+        cookie: admin,
+        body: item,
+        headers: { "content-type": contentType },
+      });
+      expect(response.status).toBe(200);
+    }
+    const json = await t.request("/api/qti/items", { cookie: admin, json: {} });
+    expect(json.status).toBe(415);
+    expect((await json.json()).message).toContain("application/xml, text/xml, multipart/form-data");
+    const plain = await t.request("/api/qti/items", {
+      cookie: admin,
+      body: item,
+      headers: { "content-type": "text/plain" },
+    });
+    expect(plain.status).toBe(415);
+    // Its JSON routes stay JSON only.
+    const patch = await t.request("/api/qti/items/guard", {
+      method: "PATCH",
+      cookie: admin,
+      body: "<public/>",
+      headers: { "content-type": "application/xml" },
+    });
+    expect(patch.status).toBe(415);
   });
 
   it("leaves learning apps, which sign with their key, to the key check", async () => {

@@ -6,7 +6,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { AppError } from "./errors";
-import { type FileSet, openFileSet } from "./file-set";
+import { type FileSet, type FileSetOptions, openFileSet } from "./file-set";
 import { message } from "./i18n";
 import { formatBytes, saveWithinLimit } from "./uploads";
 
@@ -84,14 +84,14 @@ export async function saveMultipartUpload(
  */
 export async function withUploadedFile<Result>(
   request: { body: ReadableStream<Uint8Array> | null; headers: Headers },
-  options: { fileField: string; maxBytes: number },
+  options: { fileField: string; maxBytes: number; fileSet?: Omit<FileSetOptions, "singleFile"> },
   use: (files: FileSet, upload: SavedUpload) => Promise<Result>,
 ): Promise<Result> {
   const folder = await mkdtemp(path.join(tmpdir(), "dash-upload-"));
   try {
     const file = path.join(folder, "upload");
     const upload = await saveMultipartUpload(request, file, options);
-    const files = await openFileSet(file, { singleFile: { name: upload.fileName } });
+    const files = await openFileSet(file, { ...options.fileSet, singleFile: { name: upload.fileName } });
     try {
       return await use(files, upload);
     } finally {

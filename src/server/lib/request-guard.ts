@@ -5,7 +5,7 @@ import { AppError } from "./errors";
 import { message } from "./i18n";
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-const JSON_TYPE = "application/json";
+const JSON_TYPES = ["application/json"] as const;
 
 /** The media type of the request body, without parameters, in lower case. */
 function mediaTypeOf(c: Context): string | undefined {
@@ -21,8 +21,8 @@ export function ownOrigin(c: Context, trustProxy: boolean): string {
 
 export interface RequestGuardOptions {
   trustProxy: boolean;
-  /** Paths whose state-changing requests take another body type than JSON, and which one. */
-  bodyTypes: Record<string, string>;
+  /** Paths whose state-changing requests take other body types than JSON, and which ones. */
+  bodyTypes: Record<string, readonly string[]>;
   /**
    * Path prefixes whose callers authenticate with a bearer key, never a cookie: a foreign page
    * cannot make the browser send such a key, so there is no forged request to refuse.
@@ -32,15 +32,17 @@ export interface RequestGuardOptions {
 
 /**
  * The cross-site request forgery defence of the JSON API. A state-changing request must say it
- * sends JSON (or the one upload type its path takes), which an HTML form cannot do and a foreign
+ * sends JSON (or an upload type its path takes), which an HTML form cannot do and a foreign
  * script cannot do without a CORS preflight this server never answers; and a browser's Origin
  * and Sec-Fetch-Site headers, when present, must name this app.
  */
 export function guardStateChangingRequests(options: RequestGuardOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!STATE_CHANGING.has(c.req.method)) return next();
-    const expectedType = options.bodyTypes[c.req.path] ?? JSON_TYPE;
-    if (mediaTypeOf(c) !== expectedType) {
+    const expectedTypes = options.bodyTypes[c.req.path] ?? JSON_TYPES;
+    const mediaType = mediaTypeOf(c);
+    if (!mediaType || !expectedTypes.includes(mediaType)) {
+      const expectedType = expectedTypes.join(", ");
       throw new AppError("unsupported_media_type", message("common:request.contentType", { expectedType }));
     }
     if (options.bearerOnlyPrefixes.some((prefix) => c.req.path.startsWith(prefix))) return next();

@@ -1,4 +1,5 @@
-import { createRequire } from "node:module";
+// Named apart from the bundle's own `createRequire` (build-server.ts puts one at its top).
+import { createRequire as requireFrom } from "node:module";
 import type * as Jsdom from "jsdom";
 import { createHtmlSanitizer } from "../../shared/rich-text";
 
@@ -10,7 +11,7 @@ let sanitize: ((html: string) => string) | null = null;
  */
 export function sanitizeHtml(html: string): string {
   if (!sanitize) {
-    const { JSDOM } = createRequire(import.meta.url)("jsdom") as typeof Jsdom;
+    const { JSDOM } = requireFrom(import.meta.url)("jsdom") as typeof Jsdom;
     sanitize = createHtmlSanitizer(new JSDOM("").window as unknown as Window & typeof globalThis);
   }
   return sanitize(html);

@@ -4,9 +4,28 @@ import { type Message, message, translate } from "../../lib/i18n";
 
 /**
  * The kinds of file Dash stores. Each use of the storage names the kinds it accepts; everything
- * else, SVG and HTML above all (they can carry scripts that would run on Dash's origin), is refused.
+ * else, HTML above all (it can carry scripts that would run on Dash's origin), is refused. SVG
+ * can carry scripts too: only a use that names it takes it (the QTI bank's package media), and it
+ * is only ever served as a download under the sandboxing policy of platform/storage/http.ts, so
+ * it runs nothing when opened on its own and is only drawn as a picture (<img>).
  */
-export const FILE_KINDS = ["png", "jpeg", "gif", "webp", "pdf", "text", "csv"] as const;
+export const FILE_KINDS = [
+  "png",
+  "jpeg",
+  "gif",
+  "webp",
+  "pdf",
+  "text",
+  "csv",
+  "svg",
+  "css",
+  "mp3",
+  "ogg",
+  "wav",
+  "mp4",
+  "m4a",
+  "webm",
+] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
 interface KindInfo {
@@ -18,6 +37,8 @@ interface KindInfo {
   isImage: boolean;
   /** The bytes a file of this kind starts with; text has none and is checked as UTF-8 instead. */
   signature: ((head: Uint8Array) => boolean) | null;
+  /** Text that must be markup (SVG); any other text kind must not be. */
+  isMarkup?: boolean;
 }
 
 const startsWith = (head: Uint8Array, bytes: readonly number[], offset = 0) =>
@@ -75,6 +96,66 @@ export const KINDS: Record<FileKind, KindInfo> = {
     isImage: false,
     signature: null,
   },
+  svg: {
+    contentType: "image/svg+xml",
+    aliases: [],
+    extension: "svg",
+    // Never inline: opened on its own it downloads (and the policy forbids scripts anyway).
+    isImage: false,
+    signature: null,
+    isMarkup: true,
+  },
+  css: {
+    contentType: "text/css; charset=utf-8",
+    aliases: [],
+    extension: "css",
+    isImage: false,
+    signature: null,
+  },
+  mp3: {
+    contentType: "audio/mpeg",
+    aliases: ["audio/mp3"],
+    extension: "mp3",
+    isImage: false,
+    // An ID3 tag, or straight into an MPEG audio frame (11 bits of sync).
+    signature: (head) =>
+      startsWith(head, ascii("ID3")) || (head[0] === 0xff && ((head[1] ?? 0) & 0xe0) === 0xe0),
+  },
+  ogg: {
+    contentType: "audio/ogg",
+    aliases: ["application/ogg", "video/ogg"],
+    extension: "ogg",
+    isImage: false,
+    signature: (head) => startsWith(head, ascii("OggS")),
+  },
+  wav: {
+    contentType: "audio/wav",
+    aliases: ["audio/x-wav", "audio/wave", "audio/vnd.wave"],
+    extension: "wav",
+    isImage: false,
+    signature: (head) => startsWith(head, ascii("RIFF")) && startsWith(head, ascii("WAVE"), 8),
+  },
+  mp4: {
+    contentType: "video/mp4",
+    aliases: [],
+    extension: "mp4",
+    isImage: false,
+    signature: (head) => startsWith(head, ascii("ftyp"), 4),
+  },
+  m4a: {
+    contentType: "audio/mp4",
+    aliases: ["audio/x-m4a", "audio/m4a"],
+    extension: "m4a",
+    isImage: false,
+    signature: (head) => startsWith(head, ascii("ftyp"), 4),
+  },
+  webm: {
+    contentType: "video/webm",
+    aliases: ["audio/webm"],
+    extension: "webm",
+    isImage: false,
+    signature: (head) => startsWith(head, [0x1a, 0x45, 0xdf, 0xa3]),
+  },
 };
 
 /** Enough bytes to tell every signature apart (WebP's is the longest, at 12). */
@@ -98,6 +179,14 @@ const KIND_NAMES: Record<FileKind, Message> = {
   pdf: message("common:storage.kinds.pdf"),
   text: message("common:storage.kinds.text"),
   csv: message("common:storage.kinds.csv"),
+  svg: message("common:storage.kinds.svg"),
+  css: message("common:storage.kinds.css"),
+  mp3: message("common:storage.kinds.mp3"),
+  ogg: message("common:storage.kinds.ogg"),
+  wav: message("common:storage.kinds.wav"),
+  mp4: message("common:storage.kinds.mp4"),
+  m4a: message("common:storage.kinds.m4a"),
+  webm: message("common:storage.kinds.webm"),
 };
 const A_KIND: Record<FileKind, Message> = {
   png: message("common:storage.aKind.png"),
@@ -107,6 +196,14 @@ const A_KIND: Record<FileKind, Message> = {
   pdf: message("common:storage.aKind.pdf"),
   text: message("common:storage.aKind.text"),
   csv: message("common:storage.aKind.csv"),
+  svg: message("common:storage.aKind.svg"),
+  css: message("common:storage.aKind.css"),
+  mp3: message("common:storage.aKind.mp3"),
+  ogg: message("common:storage.aKind.ogg"),
+  wav: message("common:storage.aKind.wav"),
+  mp4: message("common:storage.aKind.mp4"),
+  m4a: message("common:storage.aKind.m4a"),
+  webm: message("common:storage.aKind.webm"),
 };
 
 /** The words that name kinds of file in a refusal, in one language. */
@@ -138,7 +235,9 @@ const unsupported = (say: (words: KindWords) => Message) => new UnsupportedFile(
 /** The kind a declared content type names, when it is one the use accepts; else a 415. */
 export function declaredKind(contentType: string | undefined, accept: readonly FileKind[]): FileKind {
   const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-  if (SCRIPTABLE_TYPES.has(type)) throw unsupported(() => message("common:storage.scriptable"));
+  const isAcceptedSvg = type === KINDS.svg.contentType && accept.includes("svg");
+  if (SCRIPTABLE_TYPES.has(type) && !isAcceptedSvg)
+    throw unsupported(() => message("common:storage.scriptable"));
   const kind = FILE_KINDS.find((candidate) => {
     const info = KINDS[candidate];
     return info.contentType.split(";")[0] === type || info.aliases.includes(type);
@@ -169,7 +268,10 @@ export function checkSignature(kind: FileKind, head: Uint8Array): void {
     throw unsupported(({ aKind }) =>
       message("common:storage.otherKind", { actual: aKind(actual), declared: aKind(kind) }),
     );
-  if (looksLikeMarkup(head)) throw unsupported(() => message("common:storage.markup"));
+  const isMarkup = looksLikeMarkup(head);
+  if (isMarkup && !KINDS[kind].isMarkup) throw unsupported(() => message("common:storage.markup"));
+  if (!isMarkup && KINDS[kind].isMarkup)
+    throw unsupported(({ aKind }) => message("common:storage.notDeclaredKind", { kind: aKind(kind) }));
 }
 
 /**

@@ -187,6 +187,37 @@ describe.each([
     });
   });
 
+  it("takes SVG only where a use names it, as markup, and checks media by their first bytes", async () => {
+    const svg = Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>');
+    const media = ["svg", "css", "mp3", "ogg", "wav", "mp4", "m4a", "webm"] as FileKind[];
+    const stored = await put(storage, svg, "image/svg+xml", media);
+    expect(stored.contentType).toBe("image/svg+xml");
+    expect(stored.key).toMatch(/\.svg$/);
+    await expect(put(storage, svg, "image/svg+xml", ["png", "css"])).rejects.toMatchObject({ status: 415 });
+    await expect(
+      put(storage, Buffer.from("not markup at all"), "image/svg+xml", media),
+    ).rejects.toMatchObject({
+      status: 415,
+      message: "The file is not an SVG image: its content does not match its declared type",
+    });
+    expect((await put(storage, Buffer.from("p { color: red }"), "text/css", media)).contentType).toBe(
+      "text/css; charset=utf-8",
+    );
+    await expect(put(storage, Buffer.from("<style>p{}</style>"), "text/css", media)).rejects.toMatchObject({
+      status: 415,
+    });
+    const sounds: [string, Buffer][] = [
+      ["audio/mpeg", Buffer.from("ID3\u0004\u0000 an mp3 file")],
+      ["audio/ogg", Buffer.from("OggS an ogg stream")],
+      ["audio/wav", Buffer.concat([Buffer.from("RIFF"), Buffer.from([0, 0, 0, 0]), Buffer.from("WAVEfmt ")])],
+      ["video/mp4", Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from("ftypmp42 a video")])],
+      ["video/webm", Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from(" a webm video")])],
+    ];
+    for (const [contentType, bytes] of sounds)
+      expect((await put(storage, bytes, contentType, media)).contentType, contentType).toBe(contentType);
+    await expect(put(storage, PNG, "audio/mpeg", media)).rejects.toMatchObject({ status: 415 });
+  });
+
   it("refuses keys that could reach outside the storage", async () => {
     await writeFile(path.join(dataDir, "secret.png"), PNG);
     for (const key of [
@@ -196,7 +227,7 @@ describe.each([
       "evidence\\..\\secret.png",
       "secret.png",
       "evidence/.incoming.png",
-      "evidence/file.svg",
+      "evidence/file.html",
       "Evidence/file.PNG",
     ]) {
       await expect(storage.get(key), key).rejects.toMatchObject({ status: 400 });
