@@ -63,7 +63,7 @@ const limitXmlBody: MiddlewareHandler<AppEnv> = (c, next) => {
  * content packages, list and search them and decide which anonymous embeds may show; reading one
  * document is in qtiPublicRoutes.
  */
-export function qtiRoutes({ db, auth, storage, logger }: AppDeps) {
+export function qtiRoutes({ db, auth, storage }: AppDeps) {
   const importInto = (kind: QtiKind) => async (c: Context<AppEnv>) => {
     const actor = requireActiveRole(c, STAFF, message("content:qti.actions.import"));
     const context: ImportContext = {
@@ -87,19 +87,12 @@ export function qtiRoutes({ db, auth, storage, logger }: AppDeps) {
           maxBytes: MAX_QTI_PACKAGE_BYTES,
           fileSet: { keepFolders: true, limits: QTI_PACKAGE_LIMITS },
         },
-        (files) => importQtiUpload(context, files, kind),
+        (files, upload) => importQtiUpload({ ...context, source: upload.fileName }, files, kind),
       );
     } else {
       const bytes = new Uint8Array(await c.req.arrayBuffer());
       result = await importQtiXml(context, decodeXmlBytes(bytes), kind);
     }
-    logger.info("qti import", {
-      by: actor.realUser.sourcedId,
-      kind: result.kind,
-      ...(result.kind === "package"
-        ? { items: result.items, stimuli: result.stimuli, tests: result.tests, assets: result.assets }
-        : { identifier: result.identifier, created: result.created }),
-    });
     return c.json(result);
   };
   const list = (kind: QtiKind) => async (c: Context<AppEnv>) => {
@@ -112,7 +105,6 @@ export function qtiRoutes({ db, auth, storage, logger }: AppDeps) {
     // The schema holds one field and refuses a body without it: it is there.
     const isPublic = (await readJsonBody(c, qtiPublicChangeSchema)).public === true;
     const changed = await setQtiPublic(db, kind, identifier, isPublic, actor.realUser.sourcedId, auth.now());
-    logger.info("qti public", { by: actor.realUser.sourcedId, kind, identifier, isPublic });
     return c.json(changed);
   };
   return new Hono<AppEnv>()

@@ -538,3 +538,38 @@ describe("content packages", () => {
     expect(row?.count).toBe(0);
   });
 });
+
+describe("the bank's history", () => {
+  const item = (title: string) =>
+    `<qti-assessment-item ${NS} identifier="history-item" title="${title}"><qti-item-body><p>Hello</p></qti-item-body></qti-assessment-item>`;
+
+  it("records who created, replaced, published and unpublished a document, with the XML a replacement overwrote", async () => {
+    expect((await postXml("guide", "/items", item("First"))).status).toBe(200);
+    expect((await call("admin", "/items", { body: form("second.xml", item("Second")) })).status).toBe(200);
+    expect(
+      (await call("guide", "/items/history-item", { method: "PATCH", json: { public: true } })).status,
+    ).toBe(200);
+    expect(
+      (await call("admin", "/items/history-item", { method: "PATCH", json: { public: false } })).status,
+    ).toBe(200);
+
+    const changes = await queryRows<{
+      action: string;
+      actor: string;
+      source: string | null;
+      previous: string | null;
+    }>(
+      t.db,
+      sql`select c.action, u.email as actor, c.source, c.previous_raw_xml as previous
+        from qti_document_changes c join users u on u.sourced_id = c.actor_sourced_id
+        where c.kind = 'item' and c.identifier = 'history-item'
+        order by c.at, array_position(array['created', 'replaced', 'published', 'unpublished'], c.action)`,
+    );
+    expect(changes).toEqual([
+      { action: "created", actor: "guide@dash.demo", source: null, previous: null },
+      { action: "replaced", actor: "admin@dash.demo", source: "second.xml", previous: item("First") },
+      { action: "published", actor: "guide@dash.demo", source: null, previous: null },
+      { action: "unpublished", actor: "admin@dash.demo", source: null, previous: null },
+    ]);
+  });
+});

@@ -32,13 +32,16 @@ const SAVE_BATCH = 500;
 
 /**
  * Saves documents in the caller's transaction: new ones are created, existing ones replaced with
- * who and when (is_public and the creation stay). Answers, by `kind:identifier`, whether each was new.
+ * who and when (is_public and the creation stay), and each change goes into the bank's history
+ * with the XML a replacement overwrote. Answers, by `kind:identifier`, whether each was new.
  */
 export async function saveQtiDocuments(
   tx: Database,
   records: QtiDocumentRecord[],
   actorId: string,
   now: Date,
+  /** The file the documents came from, for the history. */
+  source: string | null = null,
 ): Promise<Map<string, boolean>> {
   const created = new Map<string, boolean>();
   for (let start = 0; start < records.length; start += SAVE_BATCH) {
@@ -52,17 +55,30 @@ export async function saveQtiDocuments(
       ),
       sql`, `,
     );
+    // Every part of one statement reads the table as it was before it: `previous` is the XML replaced.
     const saved = await queryRows<{ kind: QtiKind; identifier: string; created: boolean }>(
       tx,
-      sql`insert into qti_documents (kind, identifier, title, raw_xml, interactions, response_declarations,
-            "references", source_version, created_by, created_at, updated_by, updated_at)
-          values ${rows}
-          on conflict (kind, identifier) do update set
-            title = excluded.title, raw_xml = excluded.raw_xml, interactions = excluded.interactions,
-            response_declarations = excluded.response_declarations, "references" = excluded."references",
-            source_version = excluded.source_version, updated_by = excluded.updated_by,
-            updated_at = excluded.updated_at
-          returning kind, identifier, (xmax = 0) as created`,
+      sql`with previous as (
+            select kind, identifier, raw_xml from qti_documents
+            where (kind, identifier) in (select unnest(${sql.param(batch.map((record) => record.kind))}::text[]),
+              unnest(${sql.param(batch.map((record) => record.identifier))}::text[]))
+          ), saved as (
+            insert into qti_documents (kind, identifier, title, raw_xml, interactions, response_declarations,
+              "references", source_version, created_by, created_at, updated_by, updated_at)
+            values ${rows}
+            on conflict (kind, identifier) do update set
+              title = excluded.title, raw_xml = excluded.raw_xml, interactions = excluded.interactions,
+              response_declarations = excluded.response_declarations, "references" = excluded."references",
+              source_version = excluded.source_version, updated_by = excluded.updated_by,
+              updated_at = excluded.updated_at
+            returning kind, identifier, (xmax = 0) as created
+          ), history as (
+            insert into qti_document_changes (kind, identifier, action, actor_sourced_id, at, source, previous_raw_xml)
+            select s.kind, s.identifier, case when s.created then 'created' else 'replaced' end, ${actorId}, ${now},
+              ${source}, p.raw_xml
+            from saved s left join previous p on p.kind = s.kind and p.identifier = s.identifier
+          )
+          select kind, identifier, created from saved`,
     );
     for (const row of saved) created.set(`${row.kind}:${row.identifier}`, row.created);
   }
@@ -151,7 +167,7 @@ export async function listQtiDocuments(
   return { data, total: counted?.total ?? 0, offset: query.offset, limit: query.limit };
 }
 
-/** Marks an item or stimulus public (anonymous embeds may show it) or private, with who and when. */
+/** Marks an item or stimulus public (anonymous embeds may show it) or private, with who and when, in the history. */
 export async function setQtiPublic(
   db: Database,
   kind: "item" | "stimulus",
@@ -162,8 +178,14 @@ export async function setQtiPublic(
 ): Promise<{ identifier: string; isPublic: boolean }> {
   const [row] = await queryRows<{ identifier: string }>(
     db,
-    sql`update qti_documents set is_public = ${isPublic}, updated_by = ${actorId}, updated_at = ${now}
-        where kind = ${kind} and identifier = ${identifier} returning identifier`,
+    sql`with changed as (
+          update qti_documents set is_public = ${isPublic}, updated_by = ${actorId}, updated_at = ${now}
+          where kind = ${kind} and identifier = ${identifier} returning kind, identifier
+        ), history as (
+          insert into qti_document_changes (kind, identifier, action, actor_sourced_id, at)
+          select kind, identifier, ${isPublic ? "published" : "unpublished"}, ${actorId}, ${now} from changed
+        )
+        select identifier from changed`,
   );
   if (!row) throw notFoundError(kind);
   return { identifier: row.identifier, isPublic };

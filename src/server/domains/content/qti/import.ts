@@ -39,6 +39,8 @@ export interface ImportContext {
   storage: FileStorage;
   actorId: string;
   now: Date;
+  /** The uploaded file's name, for the bank's history. */
+  source?: string;
   /** The language of the per-file problems of a refused package. */
   language?: Language;
 }
@@ -121,7 +123,7 @@ export async function importQtiXml(
   if (record.kind !== expected)
     throw new QtiXmlError(message("content:qti.xml.wrongKind", { kind: record.kind }));
   const created = await context.db.transaction((tx) =>
-    saveQtiDocuments(tx as unknown as Database, [record], context.actorId, context.now),
+    saveQtiDocuments(tx as unknown as Database, [record], context.actorId, context.now, context.source),
   );
   return {
     kind: record.kind,
@@ -458,7 +460,7 @@ export async function importQtiPackage(context: ImportContext, set: FileSet): Pr
     const saved = await context.db.transaction(async (transaction) => {
       const tx = transaction as unknown as Database;
       const kept = await saveAssets(tx, [...stored.values()]);
-      await saveQtiDocuments(tx, records, context.actorId, context.now);
+      await saveQtiDocuments(tx, records, context.actorId, context.now, context.source);
       return kept;
     });
     // Another import stored the same new file meanwhile: its copy is the one the table names.
