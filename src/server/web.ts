@@ -4,6 +4,14 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { isPublicPath, loginUrlFor } from "../shared/redirect";
 import type { AppEnv } from "./lib/context";
+import { contentSecurityPolicy } from "./lib/security-headers";
+
+const EMBED_POLICY = contentSecurityPolicy({ frameAncestors: "*" });
+
+/** The stand-alone QTI pages (/qti-embed…, /qti-stimulus-embed…), which any site may frame. */
+function isEmbedPath(pathname: string): boolean {
+  return /^\/qti-(stimulus-)?embed(\/|$)/.test(pathname);
+}
 
 /**
  * Serves the built single-page app: files by their path, every other page as index.html.
@@ -26,8 +34,9 @@ export function webRoutes(webRoot: string) {
   return new Hono<AppEnv>()
     .get("/", (c) => c.redirect(c.get("actor") ? "/app" : "/login", 302))
     .get("*", async (c, next) => {
-      // A last path segment with a dot names a file; everything else is a page of the app.
-      if (!/\.[a-z0-9]+$/i.test(c.req.path)) return next();
+      // A last path segment with a dot names a file; everything else is a page of the app. An
+      // embed's last segment is a QTI identifier, which may hold a dot.
+      if (!/\.[a-z0-9]+$/i.test(c.req.path) || isEmbedPath(c.req.path)) return next();
       const served = await assets(c, async () => {});
       if (!served) return c.text("Not Found", 404);
       // Vite puts a content hash in every file name under assets/, so they never change.
@@ -43,6 +52,8 @@ export function webRoutes(webRoot: string) {
       c.header("Cache-Control", "no-store");
       // The address of this page carries a one-time token: no request from it may pass it on.
       if (url.pathname === "/reset-password") c.header("Referrer-Policy", "no-referrer");
+      // The QTI embeds are made for other sites' iframes; every other page refuses to be framed.
+      if (isEmbedPath(url.pathname)) c.header("Content-Security-Policy", EMBED_POLICY);
       return c.html(indexHtml);
     });
 }

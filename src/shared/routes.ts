@@ -205,6 +205,8 @@ export const searchSchemas = builtOnFirstUse({
       page: integerOr(0, 0),
     }),
   mapAdmin: () => z.object({ tab: oneOfOr(["import", "unmatched", "terms"], "import") }),
+  courseProgress: () =>
+    z.object({ courseId: text(), classId: text(), view: oneOfOr(["classes", "units"], "classes") }),
   oneDate: () => z.object({ date: isoDate() }),
   flowDay: () => z.object({ date: isoDate(), classId: text() }),
   flowStudent: () => z.object({ date: isoDate(), time: timeOfDay() }),
@@ -600,7 +602,7 @@ export const routes = [
   {
     path: "/app/guide/required-learning",
     title: "Required learning",
-    summary: "Learning every Guide completes.",
+    summary: "Lessons and courses assigned to students and classes, with due dates.",
     access: STAFF,
     nav: "Classroom",
   },
@@ -880,6 +882,7 @@ export const routes = [
     title: "Course progress",
     summary: "Students' progress through their courses.",
     access: ADMIN,
+    search: searchSchemas.courseProgress,
     nav: "Reports",
   },
   {

@@ -28,6 +28,22 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     () => import("./features/auth/reset-password-page"),
     "ResetPasswordPage",
   ),
+  "/qti-embed": featurePage("content", () => import("./features/content/qti-embed-page"), "QtiEmbedInfoPage"),
+  "/qti-embed/$qtiId": featurePage(
+    "content",
+    () => import("./features/content/qti-embed-page"),
+    "QtiItemEmbedPage",
+  ),
+  "/qti-stimulus-embed": featurePage(
+    "content",
+    () => import("./features/content/qti-embed-page"),
+    "QtiStimulusEmbedInfoPage",
+  ),
+  "/qti-stimulus-embed/$qtiId": featurePage(
+    "content",
+    () => import("./features/content/qti-embed-page"),
+    "QtiStimulusEmbedPage",
+  ),
   "/app/": featurePage("home", () => import("./features/home/home-page"), "HomePage"),
   "/app/admin/roles": featurePage("admin", () => import("./features/admin/roles-page"), "RolesPage"),
   "/app/admin/credentials": featurePage(
@@ -130,6 +146,7 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     "courses",
     () => import("./features/courses/course-admin-page"),
     "CourseAdminPage",
+    ["content"],
   ),
   "/app/admin/admin-section/manage-courses/create": featurePage(
     "courses",
@@ -151,6 +168,49 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     "courses",
     () => import("./features/courses/course-page"),
     "CoursePage",
+    ["content"],
+  ),
+  "/course-builder/$courseId": featurePage(
+    "content",
+    () => import("./features/content/course-builder-page"),
+    "CourseBuilderPage",
+    ["home"],
+  ),
+  "/app/admin/lesson": featurePage(
+    "content",
+    () => import("./features/content/admin-lessons-page"),
+    "AdminLessonsPage",
+    ["home"],
+  ),
+  "/app/lesson/$lessonId": featurePage(
+    "content",
+    () => import("./features/content/lesson-page"),
+    "LessonPage",
+    ["home"],
+  ),
+  "/app/guide/required-learning": featurePage(
+    "content",
+    () => import("./features/content/required-learning-page"),
+    "RequiredLearningPage",
+    ["home", "xp"],
+  ),
+  "/app/admin/course-progress": featurePage(
+    "content",
+    () => import("./features/content/course-progress-page"),
+    "CourseProgressPage",
+    ["home"],
+  ),
+  "/app/student-resources": featurePage(
+    "content",
+    () => import("./features/content/student-resources-page"),
+    "StudentResourcesPage",
+    ["home", "xp"],
+  ),
+  "/app/student-resources/$studentId": featurePage(
+    "content",
+    () => import("./features/content/student-resources-page"),
+    "StudentResourcesOfStudentPage",
+    ["home", "xp"],
   ),
   "/app/goals": featurePage("goals", () => import("./features/goals/goals-page"), "GoalsPage", [
     "home",
@@ -332,4 +392,10 @@ export const pageLoaders: Partial<Record<RoutePath, PageLoader>> = {
     auth && (await import("./features/home/api")).prefetchHome(queryClient, auth),
   "/app/admin/manage-courses/": async (input) =>
     (await import("./features/courses/api")).prefetchManagedCourses(input.queryClient, input.search),
+  "/course-builder/$courseId": async ({ queryClient, params }) =>
+    (await import("./features/content/syllabus-api")).prefetchSyllabus(queryClient, params.courseId ?? ""),
+  "/qti-embed/$qtiId": async ({ queryClient, params }) =>
+    (await import("./features/content/qti-api")).prefetchQtiItem(queryClient, params.qtiId ?? ""),
+  "/qti-stimulus-embed/$qtiId": async ({ queryClient, params }) =>
+    (await import("./features/content/qti-api")).prefetchQtiStimulus(queryClient, params.qtiId ?? ""),
 };

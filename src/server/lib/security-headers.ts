@@ -17,6 +17,8 @@ export function contentSecurityPolicy(options: { frameAncestors?: string } = {})
     "img-src 'self' data: https:",
     "font-src 'self'",
     "connect-src 'self'",
+    // A lesson's video plays in the privacy-enhanced players of YouTube and Vimeo; no other site is framed.
+    "frame-src 'self' https://www.youtube-nocookie.com https://player.vimeo.com",
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

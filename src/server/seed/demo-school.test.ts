@@ -62,8 +62,16 @@ describe("the demo school", () => {
     ).toBe(0);
     expect(await count(sql`select count(*) as n from classes`)).toBe(32);
     expect(await count(sql`select count(*) as n from academic_sessions where type = 'term'`)).toBe(2);
-    // Four units per course, the last of each without a sortOrder.
-    expect(await count(sql`select count(*) as n from course_components`)).toBe(32);
+    // Four units per course, the last of each without a sortOrder; the Science course at Maple
+    // Grove has two more units built in Dash, of two lessons each.
+    expect(
+      await count(sql`select count(*) as n from course_components where parent_component_sourced_id is null`),
+    ).toBe(34);
+    expect(
+      await count(
+        sql`select count(*) as n from course_components where parent_component_sourced_id is not null`,
+      ),
+    ).toBe(4);
     expect(await count(sql`select count(*) as n from course_components where sort_order is null`)).toBe(8);
   });
 

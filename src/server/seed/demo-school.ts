@@ -31,6 +31,7 @@ import {
 } from "./demo-accounts";
 import { seedDemoActivity } from "./demo-activity";
 import { seedDemoCheckCharts } from "./demo-check-charts";
+import { seedDemoContent } from "./demo-content";
 import { seedDemoGoals } from "./demo-goals";
 import { seedDemoIntegrity } from "./demo-integrity";
 import { seedDemoLeaderboards } from "./demo-leaderboards";
@@ -557,6 +558,7 @@ export async function seedDemoSchool(
   await seedDemoIntegrity(db, today, storage);
   await seedDemoPlacements(db, today);
   await seedDemoCheckCharts(db, today);
+  await seedDemoContent(db, today);
 }
 
 export async function isDatabaseEmpty(db: Database): Promise<boolean> {

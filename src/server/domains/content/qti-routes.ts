@@ -17,6 +17,7 @@ import { formatBytes } from "../../lib/uploads";
 import { readJsonBody, readParams, readQuery, requestLanguage } from "../../lib/validation";
 import { fileResponse } from "../../platform/storage";
 import { refuseLockedStudents } from "../integrity/lockout";
+import { withoutAnswers } from "./qti/answers";
 import { readQtiAsset } from "./qti/assets";
 import { fetchQtiDocument, listQtiDocuments, readQtiTest, setQtiPublic } from "./qti/bank";
 import { type ImportContext, importQtiUpload, importQtiXml, QTI_PACKAGE_LIMITS } from "./qti/import";
@@ -124,13 +125,20 @@ export function qtiRoutes({ db, auth, storage }: AppDeps) {
 
 /**
  * The part of /api/qti that embeds reach without a session, mounted before the API asks for one:
- * an item or stimulus (anyone when it is public, any signed-in user otherwise; a private one
- * answers 404 to an anonymous caller) and package media, which are named by their SHA-256.
+ * an item or stimulus (anyone when it is public, any signed-in user otherwise — without its
+ * answers unless they are its authors; a private one answers 404 to an anonymous caller) and
+ * package media, which are named by their SHA-256.
  */
 export function qtiPublicRoutes({ db, storage }: AppDeps) {
   const readOne = (kind: "item" | "stimulus") => async (c: Context<AppEnv>) => {
     const { identifier } = readParams(c, identifierParam);
-    return c.json(await fetchQtiDocument(db, kind, identifier, { signedIn: c.get("actor") !== null }));
+    const actor = c.get("actor");
+    const document = await fetchQtiDocument(db, kind, identifier, { signedIn: actor !== null });
+    // A private item's answers are for its authors: a learner signed in sees the question only.
+    const isAuthor = actor?.activeRole === "administrator" || actor?.activeRole === "teacher";
+    if (kind === "item" && !document.isPublic && !isAuthor)
+      return c.json({ ...document, rawXml: withoutAnswers(document.rawXml) });
+    return c.json(document);
   };
   return new Hono<AppEnv>()
     .use("*", refuseLockedStudents)

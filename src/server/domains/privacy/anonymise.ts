@@ -176,6 +176,36 @@ const scrubAssessment: AnonymiseStep = async (context) => {
 };
 
 /**
+ * Lessons: attempts keep their figures (score, mastery, time) under the anonymised id; the answers
+ * go, since a written answer can say anything about the student.
+ */
+const removeLessonAnswers: AnonymiseStep = async (context) => {
+  await run(
+    context,
+    sql`delete from lesson_item_responses
+        where attempt_id in (select id from lesson_attempts where student_sourced_id = ${context.studentId})`,
+  );
+};
+
+/**
+ * Assignments: those given to the student by name stay (what was assigned, when, by whom), their
+ * notes lose the student's details, as do notes of their classes' assignments; what the student
+ * kept for later goes.
+ */
+const scrubLearningAssignments: AnonymiseStep = async (context) => {
+  const { studentId, displayName, personalValues } = context;
+  await run(context, sql`delete from saved_resources where student_sourced_id = ${studentId}`);
+  if (personalValues.length === 0) return;
+  await run(
+    context,
+    sql`update learning_assignments set note = ${replacingAll("note", personalValues, displayName)}
+        where ((assignee_kind = 'student' and assignee_id = ${studentId})
+            or (assignee_kind = 'class' and assignee_id in (select class_sourced_id from enrollments where user_sourced_id = ${studentId})))
+          and ${matchesAny("note", personalValues)}`,
+  );
+};
+
+/**
  * Each domain's part, run in order in one transaction. Domains that keep more about students
  * (incident evidence and its files, survey answers, messages…) add their step here.
  */
@@ -186,6 +216,8 @@ export const ANONYMISE_STEPS: readonly AnonymiseStep[] = [
   scrubLogs,
   scrubIntegrity,
   scrubAssessment,
+  removeLessonAnswers,
+  scrubLearningAssignments,
 ];
 
 const escapeRegex = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

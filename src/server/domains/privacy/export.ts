@@ -370,6 +370,78 @@ const CSV_FILES: readonly CsvFile[] = [
       where o.student_sourced_id = ${studentId} order by c.title, l.position, k.position`,
   },
   {
+    name: "lesson-attempts.csv",
+    description:
+      "The student's attempts at Dash lessons: the lesson and its course, when, the score, right answers, mastery and time.",
+    columns: [
+      "course",
+      "lesson",
+      "attempt",
+      "startedAt",
+      "finishedAt",
+      "scorePercent",
+      "correctItems",
+      "totalItems",
+      "mastered",
+      "activeSeconds",
+    ],
+    query: (studentId) => sql`select c.title as course, l.title as lesson, a.attempt_number as attempt,
+        ${iso("a.started_at")} as "startedAt", ${iso("a.finished_at")} as "finishedAt", a.score_percent as "scorePercent",
+        a.correct_items as "correctItems", a.total_items as "totalItems", a.mastered, a.active_seconds as "activeSeconds"
+      from lesson_attempts a left join course_components l on l.sourced_id = a.lesson_id
+        left join courses c on c.sourced_id = l.course_sourced_id
+      where a.student_sourced_id = ${studentId} order by a.started_at, a.id`,
+  },
+  {
+    name: "lesson-answers.csv",
+    description:
+      "The student's answers to the questions of Dash lessons (the latest answer per question and attempt), with their score.",
+    columns: ["lesson", "attempt", "question", "answer", "score", "maxScore", "answeredAt"],
+    query: (studentId) => sql`select l.title as lesson, a.attempt_number as attempt,
+        coalesce(d.title, r.item_identifier) as question, r.response::text as answer, r.score, r.max_score as "maxScore",
+        ${iso("r.answered_at")} as "answeredAt"
+      from lesson_item_responses r join lesson_attempts a on a.id = r.attempt_id
+        left join course_components l on l.sourced_id = a.lesson_id
+        left join qti_documents d on d.kind = 'item' and d.identifier = r.item_identifier
+      where a.student_sourced_id = ${studentId} order by a.started_at, a.id, r.answered_at, r.item_identifier`,
+  },
+  {
+    name: "assignments.csv",
+    description:
+      "Lessons and courses assigned to the student by name (not those given to a whole class): the due date, the note, who assigned and who took it back.",
+    columns: [
+      "kind",
+      "assigned",
+      "course",
+      "dueDate",
+      "note",
+      "assignedBy",
+      "assignedAt",
+      "removedBy",
+      "removedAt",
+    ],
+    query: (studentId) => sql`select a.target_kind as kind,
+        coalesce(l.title, c.title, a.target_id) as assigned, c.title as course, ${day("a.due_date")} as "dueDate",
+        a.note, ${nameOf("b")} as "assignedBy", ${iso("a.assigned_at")} as "assignedAt",
+        ${nameOf("r")} as "removedBy", ${iso("a.removed_at")} as "removedAt"
+      from learning_assignments a
+        left join course_components l on a.target_kind = 'lesson' and l.sourced_id = a.target_id
+        left join courses c on c.sourced_id = case when a.target_kind = 'course' then a.target_id else l.course_sourced_id end
+        left join users b on b.sourced_id = a.assigned_by left join users r on r.sourced_id = a.removed_by
+      where a.assignee_kind = 'student' and a.assignee_id = ${studentId} order by a.assigned_at, a.id`,
+  },
+  {
+    name: "saved-resources.csv",
+    description: "The lesson resources the student kept for later: the resource, its lesson and when.",
+    columns: ["resource", "kind", "lesson", "savedAt"],
+    query: (
+      studentId,
+    ) => sql`select r.title as resource, r.kind, l.title as lesson, ${iso("s.saved_at")} as "savedAt"
+      from saved_resources s join lesson_resources r on r.id = s.resource_id
+        left join course_components l on l.sourced_id = r.lesson_id
+      where s.student_sourced_id = ${studentId} order by s.saved_at, r.id`,
+  },
+  {
     name: "sessions.csv",
     description:
       "The student's current sign-ins: when, from which address and browser. Session keys are never exported.",

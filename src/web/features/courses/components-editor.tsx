@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CourseComponent } from "../../../shared/contracts/courses";
@@ -28,6 +29,12 @@ function childrenOf(components: CourseComponent[], parentId: string | null): Cou
         : null;
     return parent === parentId;
   });
+}
+
+/** A lesson is a part of a unit: its parent is a top-level component of the course. */
+function isLesson(components: CourseComponent[], component: CourseComponent): boolean {
+  const parent = components.find((entry) => entry.sourcedId === component.parentComponentSourcedId);
+  return parent !== undefined && childrenOf(components, null).includes(parent);
 }
 
 /** Every component with its outline depth, parents before their parts: the "Part of" choices. */
@@ -168,7 +175,17 @@ function UnitItem({
           >
             {index + 1}
           </span>
-          <span className="min-w-40 flex-1 font-semibold">{component.title}</span>
+          {isLesson(context.components, component) ? (
+            <Link
+              to="/app/lesson/$lessonId"
+              params={{ lessonId: component.sourcedId }}
+              className="min-w-40 flex-1 font-semibold text-brand-700 underline hover:no-underline dark:text-brand-100"
+            >
+              {component.title}
+            </Link>
+          ) : (
+            <span className="min-w-40 flex-1 font-semibold">{component.title}</span>
+          )}
           {component.sortOrder === null && (
             <span className="rounded-full bg-slate-200 px-2 py-0.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-200">
               {t("outline.noSetOrder")}

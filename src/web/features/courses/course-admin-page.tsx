@@ -31,9 +31,18 @@ export function CourseAdminPage() {
             : undefined
         }
         actions={
-          <Link to="/app/admin/manage-courses" className={buttonClass("secondary")}>
-            {t("allCourses")}
-          </Link>
+          <div className="flex flex-wrap gap-2">
+            <Link
+              to="/course-builder/$courseId"
+              params={{ courseId: sourcedId }}
+              className={buttonClass("primary")}
+            >
+              {t("content:builder.buildSyllabus")}
+            </Link>
+            <Link to="/app/admin/manage-courses" className={buttonClass("secondary")}>
+              {t("allCourses")}
+            </Link>
+          </div>
         }
       />
       {detail.isError && (

@@ -37,13 +37,20 @@ export function CoursePage() {
         }
         actions={
           !isStudent && (
-            <Link
-              to="/app/courses/$courseId/enrollments"
-              params={{ courseId }}
-              className={buttonClass("secondary")}
-            >
-              {t("enrollments")}
-            </Link>
+            <div className="flex flex-wrap gap-2">
+              {(activeRole === "teacher" || activeRole === "administrator") && (
+                <Link to="/course-builder/$courseId" params={{ courseId }} className={buttonClass("primary")}>
+                  {t("content:builder.buildSyllabus")}
+                </Link>
+              )}
+              <Link
+                to="/app/courses/$courseId/enrollments"
+                params={{ courseId }}
+                className={buttonClass("secondary")}
+              >
+                {t("enrollments")}
+              </Link>
+            </div>
           )
         }
       />

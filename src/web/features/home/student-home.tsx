@@ -8,6 +8,7 @@ import type { appFreshnessSchema, StudentSummary } from "../../../shared/contrac
 import { XpHeatmap } from "../../components/charts/xp-heatmap";
 import { formatNumber, formatXp, instantLabel, relativeTime } from "../../lib/format";
 import { useAuth } from "../auth/use-auth";
+import { AssignedGlance } from "../content/assigned-glance";
 import { GoalsGlance } from "../goals/glance";
 import { StudentStrikes } from "../integrity/home-cards";
 import { accountQuery, redemptionsQuery } from "../rewards/api";
@@ -76,6 +77,8 @@ export function StudentHome() {
               <WeekBars week={summary.week} today={summary.today} dailyGoal={dailyGoalOf(summary)} />
             </Section>
           </div>
+
+          <AssignedGlance />
 
           <GoalsGlance studentId={summary.sourcedId} variant="student" />
 

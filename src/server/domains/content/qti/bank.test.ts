@@ -105,7 +105,7 @@ describe("importing documents and reading them back", () => {
       sourceVersion: "3.0",
       created: true,
     });
-    const read = await call<QtiDocument>("student", "/items/dash-planets-choice");
+    const read = await call<QtiDocument>("guide", "/items/dash-planets-choice");
     expect(read.status).toBe(200);
     expect(read.body).toEqual({
       identifier: "dash-planets-choice",
@@ -261,7 +261,8 @@ describe("who may do what", () => {
     const unknown = await call(null, "/items/dash-no-such-item");
     expect(hidden.status).toBe(404);
     expect(hidden.body).toEqual(unknown.body);
-    expect((await call("student", "/items/dash-private")).status).toBe(200);
+    const learner = await call<QtiDocument>("student", "/items/dash-private");
+    expect(learner.status).toBe(200);
 
     const published = await call("guide", "/items/dash-private", { method: "PATCH", json: { public: true } });
     expect(published.body).toEqual({ identifier: "dash-private", isPublic: true });
@@ -571,5 +572,23 @@ describe("the bank's history", () => {
       { action: "published", actor: "guide@dash.demo", source: null, previous: null },
       { action: "unpublished", actor: "admin@dash.demo", source: null, previous: null },
     ]);
+  });
+});
+
+describe("answers", () => {
+  it("shows a private item's answers to its authors only: a signed-in learner sees the question", async () => {
+    const xml = readTestItem("planets-choice.xml");
+    expect(xml).toContain("qti-correct-response");
+    await postXml("admin", "/items", xml);
+    for (const who of ["admin", "guide"])
+      expect((await call<QtiDocument>(who, "/items/dash-planets-choice")).body.rawXml).toBe(xml);
+    for (const who of ["student", "parent"]) {
+      const shown = (await call<QtiDocument>(who, "/items/dash-planets-choice")).body.rawXml;
+      expect(shown).toContain("qti-choice-interaction");
+      expect(shown).not.toMatch(/qti-correct-response|qti-response-processing/);
+    }
+    await call("guide", "/items/dash-planets-choice", { method: "PATCH", json: { public: true } });
+    expect((await call<QtiDocument>("student", "/items/dash-planets-choice")).body.rawXml).toBe(xml);
+    await call("guide", "/items/dash-planets-choice", { method: "PATCH", json: { public: false } });
   });
 });

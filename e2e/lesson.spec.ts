@@ -1,0 +1,223 @@
+import { expect, type Page, test } from "@playwright/test";
+import { CHOICE_ITEM, ESSAY_ITEM, TEMPLATE_ITEM } from "../src/server/domains/content/lesson-test-items";
+import { demoId } from "../src/server/seed/demo-accounts";
+import { apiSignIn, axeViolations, DESKTOP, loadAxe, PHONE, signInAs } from "./helpers";
+
+/**
+ * A student takes a lesson: an administrator builds it (three questions of the bank and an
+ * article) in Ava's Math course; Ava starts it, answers in place, reloads and finds her answers,
+ * finishes, reads her score and XP, and finds the XP in her history. Her Guide sees a preview.
+ */
+
+const SCREENS = "test-results/screens";
+const MAPLE_MATH = demoId("course-maple-grove-Math");
+const FIRST_UNIT = demoId("component-maple-grove-Math-0");
+const TITLE = `Even numbers ${Math.random().toString(36).slice(2, 7)}`;
+const EXPECTED_XP = 12;
+
+/**
+ * axe's findings on the page, less one the QTI library (@citolab/qti-components 7.27) makes in
+ * every choice question it draws: it reflects `aria-readonly` onto each choice, whose role
+ * (radio) does not take it. The player is shared by every page that shows questions; the finding
+ * is its to fix, and anything else on the lesson page still fails here.
+ */
+async function lessonViolations(page: Page): Promise<string[]> {
+  return (await axeViolations(page)).filter(
+    (line) =>
+      !(
+        line.startsWith("aria-allowed-attr:") &&
+        line
+          .split(" — ")[1]
+          ?.split(", ")
+          .every((target) => /qti-simple-choice/.test(target))
+      ),
+  );
+}
+
+/** The page at a phone's width and a laptop's, light and dark: pictured, and checked with axe. */
+async function screenshot(page: Page, name: string) {
+  for (const [width, viewport] of [
+    [390, PHONE],
+    [1280, DESKTOP],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    const sidebar = page.getByRole("navigation", { name: "Main" });
+    if (width === 390) await expect(sidebar).not.toBeInViewport();
+    else await expect(sidebar).toBeInViewport();
+    await page.screenshot({ path: `${SCREENS}/lesson-${name}-${width}.png`, fullPage: true });
+    expect(await lessonViolations(page), `${name} at ${width}`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  await page.screenshot({ path: `${SCREENS}/lesson-${name}-dark-1280.png`, fullPage: true });
+  expect(await lessonViolations(page), `${name} in the dark`).toEqual([]);
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+/** The lesson, made through the QTI bank's and the course builder's APIs. */
+async function buildLesson(page: Page): Promise<string> {
+  await apiSignIn(page, "admin@dash.demo");
+  for (const xml of [CHOICE_ITEM, TEMPLATE_ITEM, ESSAY_ITEM]) {
+    const imported = await page.request.post("/api/qti/items", {
+      data: xml,
+      headers: { "content-type": "application/xml" },
+    });
+    expect(imported.ok(), await imported.text()).toBe(true);
+  }
+  const syllabus = `/api/content/courses/${MAPLE_MATH}/syllabus`;
+  const created = await page.request.post(`${syllabus}/lessons`, {
+    data: { unitId: FIRST_UNIT, title: TITLE },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const lessonId = (await created.json()).response.id as string;
+  const settings = await page.request.patch(`${syllabus}/lessons/${lessonId}`, {
+    data: {
+      expectedXp: EXPECTED_XP,
+      masteryPercent: 80,
+      descriptionHtml: "<p>Numbers that pair up evenly.</p>",
+    },
+  });
+  expect(settings.ok(), await settings.text()).toBe(true);
+  for (const resource of [
+    {
+      kind: "article",
+      title: "What makes a number even",
+      articleHtml: "<p>An even number ends in 0, 2, 4, 6 or 8.</p>",
+    },
+    {
+      kind: "qti",
+      title: "Practice",
+      qtiItems: ["dash-lesson-even", "dash-lesson-sum", "dash-lesson-essay"],
+    },
+  ]) {
+    const added = await page.request.post(`${syllabus}/resources`, { data: { lessonId, ...resource } });
+    expect(added.status(), await added.text()).toBe(201);
+  }
+  await page.request.post("/api/auth/logout");
+  return lessonId;
+}
+
+test.use({ viewport: DESKTOP });
+
+test.describe
+  .serial("a lesson", () => {
+    let lessonId = "";
+
+    test.beforeEach(async ({ page }) => {
+      await loadAxe(page);
+    });
+
+    test("a student takes the lesson and earns XP", async ({ page }) => {
+      lessonId = await buildLesson(page);
+      await signInAs(page, "student@dash.demo", `/app/lesson/${lessonId}`);
+      const main = page.getByRole("main");
+      await expect(main.getByRole("heading", { name: TITLE, level: 1 })).toBeVisible();
+      await expect(main.getByRole("navigation", { name: "Where this lesson is" })).toContainText("Math");
+      await expect(main.getByText(`Worth ${EXPECTED_XP} XP`)).toBeVisible();
+      await expect(main.getByText("Master it with 80% or more")).toBeVisible();
+      await expect(main.getByText("This lesson has 2 steps with 3 questions.")).toBeVisible();
+      await screenshot(page, "start");
+      await main.getByRole("button", { name: "Start the lesson" }).click();
+
+      const questions = main.getByTestId("lesson-question");
+      await expect(questions).toHaveCount(3);
+      await expect(main.getByRole("progressbar", { name: "Questions answered" })).toHaveAttribute(
+        "aria-valuetext",
+        "0 of 3 questions answered",
+      );
+      await expect(main.getByText("An even number ends in 0, 2, 4, 6 or 8.")).toBeVisible();
+
+      // Question 1: a choice; question 2: the sum the attempt shows; question 3: a few words.
+      await questions.nth(0).getByText("4", { exact: true }).click();
+      // The sum's two numbers, as the attempt fixed them (the lesson as Ava's browser reads it).
+      const served = await (await page.request.get(`/api/content/lessons/${lessonId}`)).json();
+      const sumXml: string = served.resources[1].items[1].rawXml;
+      const [first, second] = ["A", "B"].map((name) =>
+        Number(
+          new RegExp(`identifier="${name}"[^>]*>\\s*<qti-default-value>\\s*<qti-value>(\\d+)<`).exec(
+            sumXml,
+          )?.[1],
+        ),
+      );
+      // The player shows exactly those numbers.
+      await expect(questions.nth(1)).toMatchAriaSnapshot(`
+        - paragraph:
+          - text: What is ${first} + ${second}?
+      `);
+      await questions
+        .nth(1)
+        .getByRole("textbox")
+        .fill(String((first ?? 0) + (second ?? 0)));
+      await questions.nth(2).getByRole("textbox").fill("Eight, because it is round.");
+      // A written answer counts once the learner leaves the field.
+      await page.keyboard.press("Tab");
+      await expect(main.getByRole("progressbar", { name: "Questions answered" })).toHaveAttribute(
+        "aria-valuetext",
+        "3 of 3 questions answered",
+      );
+      await expect(main.getByText("Your answers are saved.")).toBeVisible();
+      await screenshot(page, "answering");
+
+      // A reload resumes the attempt with its answers.
+      await page.reload();
+      await expect(main.getByRole("progressbar", { name: "Questions answered" })).toHaveAttribute(
+        "aria-valuetext",
+        "3 of 3 questions answered",
+      );
+      await expect(questions.nth(2).getByRole("textbox")).toHaveValue("Eight, because it is round.");
+
+      await main.getByRole("button", { name: "Finish the lesson" }).click();
+      const result = main.getByTestId("lesson-result");
+      await expect(result.getByRole("heading", { name: "Try 1: your result" })).toBeFocused();
+      const earned = Math.floor(EXPECTED_XP * 1.25);
+      await expect(result.getByTestId("lesson-result-sentence")).toHaveText(
+        `You got 2 of 2 right and earned ${earned} XP. You mastered this lesson!`,
+      );
+      await expect(result.getByTestId("lesson-result-xp")).toHaveText(`${earned} XP`);
+      await expect(result.getByText("All right on the first try earns bonus XP!")).toBeVisible();
+      const review = result.getByRole("list", { name: "Your answers" });
+      await expect(review.getByRole("listitem")).toHaveCount(3);
+      await expect(review.getByRole("listitem").nth(0)).toContainText("Right");
+      await expect(review.getByRole("listitem").nth(2)).toContainText("not scored");
+      await expect(main.getByTestId("lesson-history")).toContainText("Try 1");
+      await expect(main.getByText("Mastered").first()).toBeVisible();
+      await screenshot(page, "result");
+
+      // The XP is Ava's like any app's: in her history.
+      await result.getByRole("link", { name: "See your XP" }).click();
+      await expect(page.getByRole("heading", { name: "XP stats", level: 1 })).toBeVisible();
+      await expect(page.getByRole("list", { name: "XP history" })).toContainText(TITLE);
+    });
+
+    test("trying again starts a second attempt", async ({ page }) => {
+      await signInAs(page, "student@dash.demo", `/app/lesson/${lessonId}`);
+      const main = page.getByRole("main");
+      await expect(main.getByRole("heading", { name: "Try 1: your result" })).toBeVisible();
+      await main.getByRole("button", { name: "Try again" }).click();
+      await expect(main.getByRole("progressbar", { name: "Questions answered" })).toHaveAttribute(
+        "aria-valuetext",
+        "0 of 3 questions answered",
+      );
+      await main.getByRole("button", { name: "Finish the lesson" }).click();
+      const dialog = page.getByRole("dialog", { name: "Finish with questions left?" });
+      await expect(dialog).toContainText("3 questions have no answer yet.");
+      await dialog.getByRole("button", { name: "Finish now" }).click();
+      const result = main.getByTestId("lesson-result");
+      await expect(result.getByRole("heading", { name: "Try 2: your result" })).toBeVisible();
+      await expect(result.getByTestId("lesson-result-sentence")).toHaveText(
+        "You got 0 of 2 right and earned 0 XP. To master this lesson, get 80% or more. This time you got 0%.",
+      );
+      await main.getByRole("button", { name: "See the results of try 1" }).click();
+      await expect(result.getByRole("heading", { name: "Try 1: your result" })).toBeVisible();
+    });
+
+    test("a Guide previews the lesson without saving", async ({ page }) => {
+      await signInAs(page, "guide@dash.demo", `/app/lesson/${lessonId}`);
+      const main = page.getByRole("main");
+      await expect(main.getByRole("heading", { name: TITLE, level: 1 })).toBeVisible();
+      await expect(main.getByText(/^Preview: this is the lesson as students see it/)).toBeVisible();
+      await expect(main.getByTestId("lesson-question")).toHaveCount(3);
+      await expect(main.getByRole("button", { name: "Finish the lesson" })).toHaveCount(0);
+      await screenshot(page, "preview");
+    });
+  });
