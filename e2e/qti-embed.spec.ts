@@ -123,7 +123,7 @@ test.afterAll(async () => {
   await new Promise((resolve) => host?.close(resolve));
 });
 
-/** Opens the other site's page framing `embedPath`, and waits until the embed is drawn. */
+/** Opens the other site's page framing `embedPath`, and waits for the embed's page. */
 async function frameEmbed(embedPath: string): Promise<FrameLocator> {
   await page.goto(`${hostOrigin}/?src=${encodeURIComponent(`${dashOrigin}${embedPath}`)}`);
   const frame = page.frameLocator("iframe");

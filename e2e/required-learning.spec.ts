@@ -5,15 +5,15 @@ import { addDays, localDateOf } from "../src/shared/time-zone";
 import { DESKTOP, PHONE, signInAs } from "./helpers";
 
 /**
- * Required learning end to end, on the demo's "Ocean Explorers" course (two of its lessons are
+ * Required learning end to end, on the ocean lessons of the demo's Science K–04 course (two of its lessons are
  * assigned already, and most of the class has taken them): the demo Guide assigns a third lesson
  * to her class with a due date; Ava sees it on her home and on her learning page, and starts it;
  * her parent reads the same page; the administrator sees the course's progress and downloads it.
  */
 
 const SCREENS = "test-results/screens";
-const COURSE = demoId("course-ocean-explorers");
-const CLASS = demoId("class-ocean-explorers-patel");
+const COURSE = demoId("course-maple-grove-Science");
+const CLASS = demoId("class-maple-grove-guide-patel-Science");
 const LESSON_ID = demoId("lesson-ocean-deep");
 const AVA = demoId("student-ava");
 const LESSON = "The deep, dark ocean";
@@ -57,13 +57,13 @@ test.describe
       await expect(dialog.getByRole("alert")).toHaveText("Choose a course.");
       await dialog
         .getByLabel("Course", { exact: true })
-        .selectOption({ label: "Ocean Explorers · Maple Grove School" });
+        .selectOption({ label: "Science K–04 · Maple Grove School" });
       await dialog
         .getByLabel("Lesson", { exact: true })
         .selectOption({ label: `Measuring the ocean — ${LESSON}` });
       await dialog.getByRole("button", { name: "Assign" }).click();
       await expect(dialog.getByRole("alert")).toHaveText("Choose at least one class or student.");
-      await dialog.getByRole("checkbox", { name: /^Ocean Explorers · Patel group/ }).check();
+      await dialog.getByRole("checkbox", { name: /^Science · Patel group/ }).check();
       await dialog.getByLabel("Due date (optional)").fill(due);
       await dialog.getByLabel("Note for the students (optional)").fill(NOTE);
       await screenshot(page, "assign-dialog");
@@ -74,8 +74,8 @@ test.describe
       );
 
       const card = main.getByRole("article", { name: LESSON });
-      await expect(card).toContainText("Ocean Explorers › Measuring the ocean");
-      await expect(card).toContainText("Ocean Explorers · Patel group");
+      await expect(card).toContainText("Science K–04 › Measuring the ocean");
+      await expect(card).toContainText("Science · Patel group");
       await expect(card).toContainText(/Due [A-Z][a-z]{2} \d{1,2}, \d{4}/);
       await expect(card).toContainText(NOTE);
       await expect(card.getByText(/^0 of \d+ done · 0 mastered · 0 started$/)).toBeVisible();
@@ -87,7 +87,7 @@ test.describe
       // The Guide moves the due date: the dialog shows what is set now.
       await card
         .getByRole("button", {
-          name: `Change the due date or note of ${LESSON} for Ocean Explorers · Patel group`,
+          name: `Change the due date or note of ${LESSON} for Science · Patel group`,
         })
         .click();
       const change = page.getByRole("dialog", { name: "Change the assignment" });
@@ -128,16 +128,16 @@ test.describe
       await expect(todo.getByRole("heading", { name: LESSON })).toBeVisible();
       await expect(todo).toContainText("Started");
       await expect(todo).toContainText(`Note from your Guide: ${NOTE}`);
-      await expect(todo).toContainText("For the class Ocean Explorers · Patel group");
+      await expect(todo).toContainText("For the class Science · Patel group");
       await expect(todo.getByRole("link", { name: `Keep going: ${LESSON}` })).toBeVisible();
       const courses = main.getByRole("region", { name: "My courses" });
-      await expect(courses.getByRole("heading", { name: "Ocean Explorers" })).toBeVisible();
+      await expect(courses.getByRole("heading", { name: "Science K–04" })).toBeVisible();
       await expect(
         courses.getByRole("img", {
-          name: /^Ocean Explorers: 4 lessons; 2 done, 2 of them mastered; 2 started; 0 not started$/,
+          name: /^Science K–04: 4 lessons; 2 done, 2 of them mastered; 2 started; 0 not started$/,
         }),
       ).toBeVisible();
-      await expect(courses.getByRole("link", { name: "Open the course Ocean Explorers" })).toHaveAttribute(
+      await expect(courses.getByRole("link", { name: "Open the course Science K–04" })).toHaveAttribute(
         "href",
         `/app/course/${COURSE}`,
       );
@@ -169,14 +169,14 @@ test.describe
       ).toBeVisible();
       await main
         .getByLabel("Course", { exact: true })
-        .selectOption({ label: "Ocean Explorers · Maple Grove School" });
+        .selectOption({ label: "Science K–04 · Maple Grove School" });
       await expect(page).toHaveURL(new RegExp(`courseId=${COURSE}`));
 
       // A bad view in the address fell back to classes.
       await expect(main.getByRole("tab", { name: "By class" })).toHaveAttribute("aria-selected", "true");
       await expect(
         main.getByRole("img", {
-          name: /^Ocean Explorers · Patel group: \d+ lessons; \d+ done, \d+ of them mastered; 2 started/,
+          name: /^Science · Patel group: \d+ lessons; \d+ done, \d+ of them mastered; 2 started/,
         }),
       ).toBeVisible();
       await main.getByRole("tab", { name: "By unit" }).click();
@@ -185,13 +185,11 @@ test.describe
 
       const table = main.getByRole("table", { name: "Students" });
       const ava = table.getByRole("row", { name: /Ava Johnson/ });
-      await expect(ava).toContainText("Ocean Explorers · Patel group");
+      await expect(ava).toContainText("Science · Patel group");
       // Done, mastered, started, not started: two of each but the last.
       await expect(ava.getByRole("cell").nth(1)).toHaveText("2");
       await expect(ava.getByRole("cell").nth(3)).toHaveText("2");
-      await main
-        .getByLabel("Class", { exact: true })
-        .selectOption({ label: "Ocean Explorers · Patel group" });
+      await main.getByLabel("Class", { exact: true }).selectOption({ label: "Science · Patel group" });
       await expect(page).toHaveURL(new RegExp(`classId=${CLASS}`));
       await screenshot(page, "admin");
 
@@ -205,7 +203,7 @@ test.describe
       );
       const avaLine = lines.find((line) => line.startsWith(`${AVA},`)) ?? "";
       expect(avaLine).toMatch(
-        new RegExp(`^${AVA},Ava Johnson,Ocean Explorers · Patel group,4,2,2,2,0,50,50,\\d{4}-`),
+        new RegExp(`^${AVA},Ava Johnson,Science · Patel group,4,2,2,2,0,50,50,\\d{4}-`),
       );
       expect(lines.filter(Boolean).length).toBeGreaterThan(2);
     });

@@ -253,6 +253,9 @@ const richText = z.string().max(200_000);
 
 export const unitInputSchema = z.object({ title: syllabusTitle });
 export type UnitInput = z.infer<typeof unitInputSchema>;
+/** PATCH of a unit: its title (a PATCH naming nothing known is "Nothing to change"). */
+export const unitChangesSchema = changesOf(unitInputSchema.shape);
+export type UnitChanges = z.output<typeof unitChangesSchema>;
 
 export const lessonCreateSchema = z.object({ unitId: syllabusId, title: syllabusTitle });
 export type LessonCreate = z.infer<typeof lessonCreateSchema>;

@@ -7,6 +7,7 @@ import {
   type ResourceInput,
   type SyllabusChange,
   type SyllabusMove,
+  type UnitChanges,
   type UnitInput,
 } from "../../../shared/contracts/content";
 import { type Database, queryRows, uuidEquals } from "../../db/client";
@@ -179,12 +180,12 @@ export function renameUnit(
   actor: Actor,
   courseId: string,
   unitId: string,
-  input: UnitInput,
+  changes: UnitChanges,
   now: Date,
 ) {
   return editSyllabus(db, actor, courseId, now, async (edit) => {
     await requireUnit(edit, unitId);
-    await updateComponent(edit.tx, courseId, unitId, { title: input.title }, now);
+    await updateComponent(edit.tx, courseId, unitId, { title: changes.title }, now);
     return unitId;
   });
 }

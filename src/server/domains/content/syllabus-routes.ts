@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import {
   lessonCreateSchema,
@@ -8,6 +8,7 @@ import {
   resourceInputSchema,
   type SyllabusChange,
   syllabusMoveSchema,
+  unitChangesSchema,
   unitInputSchema,
 } from "../../../shared/contracts/content";
 import { currentActor, requireActiveRole } from "../../lib/auth";
@@ -42,7 +43,7 @@ const EDIT = message("content:syllabus.actions.edit");
  * is decided in the queries (see syllabus.ts); every edit answers the syllabus as it now is.
  */
 export function syllabusRoutes({ db, auth }: AppDeps) {
-  const editor = (c: Parameters<typeof currentActor>[0]) => requireActiveRole(c, SYLLABUS_EDITORS, EDIT);
+  const editor = (c: Context<AppEnv>) => requireActiveRole(c, SYLLABUS_EDITORS, EDIT);
   const changed = (change: SyllabusChange) => ({ success: true as const, response: change });
 
   return new Hono<AppEnv>()
@@ -62,8 +63,8 @@ export function syllabusRoutes({ db, auth }: AppDeps) {
     .patch("/courses/:courseId/syllabus/units/:unitId", async (c) => {
       const actor = editor(c);
       const { courseId, unitId } = readParams(c, unitParam);
-      const input = await readJsonBody(c, unitInputSchema);
-      return c.json(changed(await renameUnit(db, actor, courseId, unitId, input, auth.now())));
+      const changes = await readJsonBody(c, unitChangesSchema);
+      return c.json(changed(await renameUnit(db, actor, courseId, unitId, changes, auth.now())));
     })
     .delete("/courses/:courseId/syllabus/units/:unitId", async (c) => {
       const actor = editor(c);

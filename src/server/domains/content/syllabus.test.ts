@@ -91,14 +91,24 @@ describe("reading a syllabus", () => {
     const syllabus = body.response.syllabus as Syllabus;
     expect(syllabus.course).toMatchObject({ sourcedId: SCIENCE, title: expect.any(String) });
     expect(syllabus.course.subjects).toContain("Science");
+    // The rostered units, and the demo's two built in Dash (seed/demo-content.ts) before the unsorted one.
     expect(titles(syllabus.units)).toEqual([
       "Life science",
       "Earth and space",
       "Physical science",
+      "Life in the ocean",
+      "Measuring the ocean",
       "Investigations",
     ]);
-    expect(syllabus.units.map((unit) => unit.sortOrder)).toEqual([1, 2, 3, null]);
-    expect(syllabus.units.every((unit) => unit.lessons.length === 0)).toBe(true);
+    expect(syllabus.units.map((unit) => unit.sortOrder)).toEqual([1, 2, 3, 4, 5, null]);
+    expect(syllabus.units.map((unit) => unit.lessons.map((lesson) => lesson.title))).toEqual([
+      [],
+      [],
+      [],
+      ["Meet the octopus", "Ocean food chains"],
+      ["How much ocean?", "The deep, dark ocean"],
+      [],
+    ]);
   });
 
   it("orders lessons and resources by sortOrder with unsorted ones last, then by title", async () => {
@@ -166,10 +176,12 @@ describe("units and lessons", () => {
       "Life science",
       "Earth and space",
       "Physical science",
+      "Life in the ocean",
+      "Measuring the ocean",
       "Weather",
       "Investigations",
     ]);
-    expect(unitOf(created.syllabus, unitId).sortOrder).toBe(4);
+    expect(unitOf(created.syllabus, unitId).sortOrder).toBe(6);
 
     const renamed = await edit("admin", `/courses/${SCIENCE}/syllabus/units/${unitId}`, {
       method: "PATCH",

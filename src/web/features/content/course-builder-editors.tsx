@@ -5,6 +5,7 @@ import { type FormEvent, lazy, type ReactNode, Suspense, useId, useState } from 
 import { useTranslation } from "react-i18next";
 import {
   LESSON_LIMITS,
+  SYLLABUS_RESOURCE_KINDS,
   type SyllabusChange,
   type SyllabusLesson,
   type SyllabusResource,
@@ -49,8 +50,6 @@ function useSyllabusEdit<Input>(
   });
   return { ...mutation, problem, setProblem };
 }
-
-export const RESOURCE_KINDS: readonly SyllabusResourceKind[] = ["qti", "article", "video", "app"];
 
 /** A one-line form that adds a unit or a lesson by its title; once added, `onAdded` may choose it. */
 export function AddByTitle({
@@ -292,7 +291,7 @@ export function LessonEditor({
               )}
               <p className="mt-4 text-sm font-medium">{t("builder.lesson.addResource")}</p>
               <div className="mt-2 flex flex-wrap gap-2">
-                {RESOURCE_KINDS.map((kind) => {
+                {SYLLABUS_RESOURCE_KINDS.map((kind) => {
                   const Icon = RESOURCE_ICONS[kind];
                   return (
                     <button

@@ -16,7 +16,7 @@ import { QtiItemPlayer, QtiStimulusView } from "./qti-player";
  */
 
 /** What the embed posts to the page that frames it. */
-export type QtiEmbedMessage =
+type QtiEmbedMessage =
   | { type: "QTI_RESPONSE_CHANGE"; responseIdentifier: string; response: QtiResponseValue }
   | { type: "QTI_RESIZE"; height: number };
 
