@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { invalid } from "../validation-messages";
-import { calendarDate, changesOf } from "./fields";
+import { calendarDate, changesOf, pageFields } from "./fields";
 
 /**
  * Content: the QTI 3 item bank, courses' syllabi (units → lessons → resources), lessons taken by
@@ -93,13 +93,7 @@ export type QtiTest = z.infer<typeof qtiTestSchema>;
 export const qtiListQuerySchema = z.object({
   search: z.string().trim().max(200, invalid("searchTooLong")).default(""),
   interaction: z.string().trim().max(100).optional(),
-  offset: z.coerce.number().int().min(0, invalid("offsetNegative")).default(0),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, invalid("limitTooSmall"))
-    .max(200, invalid("limitAbove200"))
-    .default(50),
+  ...pageFields(50),
 });
 export type QtiListQuery = z.infer<typeof qtiListQuerySchema>;
 
@@ -335,13 +329,7 @@ export const lessonListQuerySchema = z.object({
     .min(1, invalid("courseIdRequired"))
     .max(200, invalid("courseIdTooLong"))
     .optional(),
-  offset: z.coerce.number().int().min(0, invalid("offsetNegative")).default(0),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, invalid("limitTooSmall"))
-    .max(200, invalid("limitAbove200"))
-    .default(25),
+  ...pageFields(25),
 });
 export type LessonListQuery = z.infer<typeof lessonListQuerySchema>;
 
@@ -579,13 +567,7 @@ export const assignmentListQuerySchema = z.object({
   classId: assignmentId.optional(),
   studentId: assignmentId.optional(),
   status: z.enum(ASSIGNMENT_STATUS_FILTERS).optional(),
-  offset: z.coerce.number().int().min(0, invalid("offsetNegative")).default(0),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, invalid("limitTooSmall"))
-    .max(200, invalid("limitAbove200"))
-    .default(50),
+  ...pageFields(50),
 });
 export type AssignmentListQuery = z.output<typeof assignmentListQuerySchema>;
 

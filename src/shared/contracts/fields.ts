@@ -26,3 +26,14 @@ export function changesOf<Shape extends z.ZodRawShape>(shape: Shape) {
     .partial()
     .refine((changes) => Object.values(changes).some((value) => value !== undefined), NOTHING_TO_CHANGE);
 }
+
+/** `offset` and `limit` of a paged list (at most 200 a page), spread into its query schema. */
+export const pageFields = (defaultLimit: number) => ({
+  offset: z.coerce.number().int().min(0, invalid("offsetNegative")).default(0),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1, invalid("limitTooSmall"))
+    .max(200, invalid("limitAbove200"))
+    .default(defaultLimit),
+});
