@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { daysBetween, isWeekday, localDateOf } from "../../shared/time-zone";
 import { type Database, queryRows } from "../db/client";
 import { getMeta } from "../db/meta";
+import { DASH_LESSONS_APP_ID } from "../domains/content/lesson-app";
 import { createTestApp, type TestApp } from "../test/harness";
 import { demoId } from "./demo-accounts";
 import { DEMO_DAILY_GOALS, DEMO_SCHOOL_DAYS, schoolDaysUntil, seedDemoActivity } from "./demo-activity";
@@ -142,14 +143,18 @@ describe("the demo school's activity", () => {
   it("is deterministic: the same moment gives the same data, each student on their own", async () => {
     const copy = await createTestApp();
     try {
+      // The activity the learning apps reported (lessons taken in Dash are seeded apart, seed/demo-content.ts).
       const snapshot = async (db: Database) =>
         rowsOf<Record<string, unknown>>(
           sql`select e.event_id, e.occurred_at, e.local_date, e.subject, e.activity_name, e.expected_xp,
                 e.total_questions, e.correct_questions, e.active_seconds, e.waste_seconds,
                 e.anti_pattern_seconds, e.attempt, e.awarded_xp, e.received_at,
-                (select sum(amount) from xp_ledger where student_sourced_id = ${AVA}) as "ledgerXp",
-                (select sum(xp) from daily_student_metrics where student_sourced_id = ${AVA}) as "dailyXp"
-              from activity_events e where e.student_sourced_id = ${AVA} order by e.event_id`,
+                (select sum(amount) from xp_ledger where student_sourced_id = ${AVA}
+                  and app_id is distinct from ${DASH_LESSONS_APP_ID}::uuid) as "ledgerXp",
+                (select sum(xp) from daily_student_metrics where student_sourced_id = ${AVA}
+                  and app_key <> ${DASH_LESSONS_APP_ID}) as "dailyXp"
+              from activity_events e where e.student_sourced_id = ${AVA} and e.app_id <> ${DASH_LESSONS_APP_ID}::uuid
+              order by e.event_id`,
           db,
         );
       const wipeAva = async () => {

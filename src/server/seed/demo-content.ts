@@ -1,17 +1,21 @@
-import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
-import { addDays, localDateOf, SCHOOL_TIME_ZONE } from "../../shared/time-zone";
+import { addDays, localDateOf, SCHOOL_TIME_ZONE, timeZoneOffsetMs } from "../../shared/time-zone";
 import { type Database, queryRows } from "../db/client";
 import { ingestActivity } from "../domains/activity/ingest";
-import { DASH_LESSONS_APP_ID, lessonAttemptEventId } from "../domains/content/lesson-app";
+import {
+  DASH_LESSONS_APP_ID,
+  ensureDashLessonsApp,
+  lessonAttemptEventId,
+} from "../domains/content/lesson-app";
 import { saveQtiDocuments, setQtiPublic } from "../domains/content/qti/bank";
 import { readQtiDocument } from "../domains/content/qti/qti-document";
 import { lessonAttempts } from "../domains/content/schema";
 import { sanitizeHtml } from "../lib/sanitize-html";
 import { demoId } from "./demo-accounts";
+import { schoolDaysUntil } from "./demo-activity";
 
 /**
  * A syllabus built in Dash: two units about the ocean, with four lessons, added to Maple Grove's
@@ -129,6 +133,12 @@ const UNITS: { key: string; title: string; lessons: Lesson[] }[] = [
 
 const lessonId = (key: string) => demoId(`lesson-ocean-${key}`);
 
+/** 2 pm of a school day at the school. */
+function afternoonOf(date: string): Date {
+  const asUtc = new Date(`${date}T14:00:00Z`);
+  return new Date(asUtc.getTime() - timeZoneOffsetMs(asUtc, SCHOOL_TIME_ZONE));
+}
+
 /** Imports the demo items and the passage as an author would, and marks them public for embeds. */
 async function importDemoItems(db: Database, now: Date): Promise<void> {
   const records = readdirSync(CONTENT_DIR)
@@ -197,20 +207,23 @@ async function seedAttempts(db: Database, now: Date): Promise<void> {
     sql`select user_sourced_id as id from enrollments where class_sourced_id = ${CLASS} and role = 'student' and status = 'active'
       order by user_sourced_id`,
   );
+  // On school days before the last two, so the demo's own activity still ends the record.
+  const schoolDays = schoolDaysUntil(localDateOf(now, SCHOOL_TIME_ZONE), 12).days;
   const facts: { fact: unknown }[] = [];
   const attempts: (typeof lessonAttempts.$inferInsert)[] = [];
   for (const [index, { id: student }] of students.entries()) {
-    const runs: { lesson: Lesson; total: number; daysAgo: number }[] = [];
+    const runs: { lesson: Lesson; total: number; schoolDaysAgo: number }[] = [];
     const [octopus, food] = [UNITS[0]?.lessons[0], UNITS[0]?.lessons[1]] as [Lesson, Lesson];
     if (student === AVA || index % 4 !== 3)
-      runs.push({ lesson: octopus, total: 4, daysAgo: 3 + (index % 5) });
-    if (student === AVA || index % 3 === 0) runs.push({ lesson: food, total: 3, daysAgo: 1 + (index % 2) });
+      runs.push({ lesson: octopus, total: 4, schoolDaysAgo: 4 + (index % 5) });
+    if (student === AVA || index % 3 === 0)
+      runs.push({ lesson: food, total: 3, schoolDaysAgo: 2 + (index % 2) });
     for (const run of runs) {
       const correct = student === AVA ? run.total : Math.max(1, run.total - (index % 3));
       const score = Math.round((correct / run.total) * 10000) / 100;
-      const finishedAt = new Date(now.getTime() - run.daysAgo * 86_400_000 + 15 * 3_600_000);
+      const finishedAt = afternoonOf(schoolDays.at(-1 - run.schoolDaysAgo) as string);
       const startedAt = new Date(finishedAt.getTime() - 9 * 60_000);
-      const attemptId = randomUUID();
+      const attemptId = demoId(`lesson-attempt-${run.lesson.key}-${student}`);
       const eventId = lessonAttemptEventId(attemptId);
       const mastered = score >= 80;
       attempts.push({
@@ -253,6 +266,7 @@ async function seedAttempts(db: Database, now: Date): Promise<void> {
     startedAt: new Date(now.getTime() - 20 * 60_000),
   });
   await db.insert(lessonAttempts).values(attempts);
+  await ensureDashLessonsApp(db);
   await ingestActivity(db, DASH_LESSONS_APP_ID, facts, now);
 }
 

@@ -105,5 +105,4 @@ CREATE UNIQUE INDEX "lesson_attempts_number_idx" ON "lesson_attempts" USING btre
 CREATE UNIQUE INDEX "lesson_attempts_open_idx" ON "lesson_attempts" USING btree ("lesson_id","student_sourced_id") WHERE "lesson_attempts"."finished_at" is null;--> statement-breakpoint
 CREATE INDEX "lesson_attempts_student_idx" ON "lesson_attempts" USING btree ("student_sourced_id","lesson_id");--> statement-breakpoint
 CREATE INDEX "lesson_resources_lesson_idx" ON "lesson_resources" USING btree ("lesson_id");--> statement-breakpoint
-CREATE INDEX "qti_documents_updated_idx" ON "qti_documents" USING btree ("kind","updated_at");--> statement-breakpoint
-INSERT INTO "learning_apps" ("id", "name", "kind", "launch_url") VALUES ('0da5e000-0000-4000-8000-000000000001', 'Dash lessons', 'learning', '/app/student-resources') ON CONFLICT ("id") DO NOTHING;
+CREATE INDEX "qti_documents_updated_idx" ON "qti_documents" USING btree ("kind","updated_at");

@@ -16,7 +16,7 @@ import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { ingestActivity } from "../activity/ingest";
 import { xpRulesOf } from "../activity/settings";
-import { DASH_LESSONS_APP_ID, lessonAttemptEventId } from "./lesson-app";
+import { DASH_LESSONS_APP_ID, ensureDashLessonsApp, lessonAttemptEventId } from "./lesson-app";
 import { type ItemScore, isCorrect, scoreAttemptItem } from "./lesson-items";
 import {
   answeringStudentOf,
@@ -378,6 +378,7 @@ async function reportAttempt(
     activeSeconds: row.activeSeconds,
     attempt: row.number,
   };
+  await ensureDashLessonsApp(db);
   await ingestActivity(db, DASH_LESSONS_APP_ID, [{ fact }], now, limits, onCredited);
 }
 
