@@ -10,7 +10,7 @@ import { failureMessage } from "../../components/ui/dialog";
 import { buttonClass } from "../../components/ui/form";
 import { instantDateLabel } from "../../lib/format";
 import { useAuth } from "../auth/use-auth";
-import { EmptyState, Loading, QueryError, Section } from "../home/parts";
+import { AppCard, EmptyState, Loading, QueryError, Section } from "../home/parts";
 import { type PickedStudent, StudentPicker } from "../xp/student-picker";
 import { AssignedList, isAssignmentDone } from "./assigned-list";
 import { assignmentKeys, studentResourcesQuery, unsaveResource } from "./assignments-api";
@@ -215,22 +215,6 @@ function coursesWithLessonsFirst(courses: StudentResources["courses"]) {
   return [...courses].sort((a, b) => Number(a.counts.lessons === 0) - Number(b.counts.lessons === 0));
 }
 
-function AppIcon({ icon }: { icon: string | null }) {
-  const box =
-    "flex size-11 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-2xl dark:bg-slate-800";
-  if (icon && /^(https?:\/\/|\/)/.test(icon))
-    return (
-      <span className={box}>
-        <img src={icon} alt="" className="size-7 object-contain" />
-      </span>
-    );
-  return (
-    <span aria-hidden="true" className={box}>
-      {icon || <Puzzle className="size-5" />}
-    </span>
-  );
-}
-
 function Apps({ data, reader }: { data: StudentResources; reader: Reader }) {
   const { t } = useTranslation("content");
   return (
@@ -248,19 +232,7 @@ function Apps({ data, reader }: { data: StudentResources; reader: Reader }) {
       ) : (
         <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
           {data.apps.map((app) => (
-            <li
-              key={app.id}
-              className="flex flex-col rounded-xl border border-slate-200 p-4 dark:border-slate-700"
-            >
-              <div className="flex items-center gap-3">
-                <AppIcon icon={app.icon} />
-                <div className="min-w-0">
-                  <h3 className="font-semibold">{app.name}</h3>
-                  {app.subjects.length > 0 && (
-                    <p className="text-xs text-slate-600 dark:text-slate-300">{app.subjects.join(", ")}</p>
-                  )}
-                </div>
-              </div>
+            <AppCard key={app.id} app={app}>
               <a
                 href={app.launchUrl}
                 target="_blank"
@@ -270,7 +242,7 @@ function Apps({ data, reader }: { data: StudentResources; reader: Reader }) {
               >
                 {t("lessons.resources.apps.launch")} <span aria-hidden="true">↗</span>
               </a>
-            </li>
+            </AppCard>
           ))}
         </ul>
       )}

@@ -1,4 +1,4 @@
-import { Check, Flame, type LucideIcon } from "lucide-react";
+import { BookOpen, Check, Flame, type LucideIcon } from "lucide-react";
 import { type ReactNode, useId } from "react";
 import { useTranslation } from "react-i18next";
 import type { StudentSummary } from "../../../shared/contracts/activity";
@@ -336,4 +336,48 @@ export function goalsMet(summary: Pick<StudentSummary, "subjects">): { met: numb
     met: summary.subjects.filter((entry) => entry.isComplete).length,
     total: summary.subjects.length,
   };
+}
+
+/**
+ * A learning app as a card: its icon, name and subjects, then what the page adds (when it last
+ * reported, the way to open it).
+ */
+export function AppCard({
+  app,
+  children,
+}: {
+  app: { name: string; icon: string | null; subjects: string[] };
+  children: ReactNode;
+}) {
+  return (
+    <li className="flex flex-col rounded-xl border border-slate-200 p-4 dark:border-slate-700">
+      <div className="flex items-center gap-3">
+        <AppIcon icon={app.icon} />
+        <div className="min-w-0">
+          <h3 className="font-semibold">{app.name}</h3>
+          {app.subjects.length > 0 && (
+            <p className="text-xs text-slate-600 dark:text-slate-300">{app.subjects.join(", ")}</p>
+          )}
+        </div>
+      </div>
+      {children}
+    </li>
+  );
+}
+
+/** An app's icon: a picture by its address, an emoji, or a book when it has none. */
+function AppIcon({ icon }: { icon: string | null }) {
+  const box =
+    "flex size-11 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-2xl dark:bg-slate-800";
+  if (icon && /^(https?:\/\/|\/)/.test(icon))
+    return (
+      <span className={box}>
+        <img src={icon} alt="" className="size-7 object-contain" />
+      </span>
+    );
+  return (
+    <span aria-hidden="true" className={box}>
+      {icon || <BookOpen className="size-5" />}
+    </span>
+  );
 }

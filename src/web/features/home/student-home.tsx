@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import type { TFunction } from "i18next";
-import { BookOpen, Puzzle } from "lucide-react";
+import { Puzzle } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import type { appFreshnessSchema, StudentSummary } from "../../../shared/contracts/activity";
@@ -14,6 +14,7 @@ import { StudentStrikes } from "../integrity/home-cards";
 import { accountQuery, redemptionsQuery } from "../rewards/api";
 import { studentHomeQuery } from "./api";
 import {
+  AppCard,
   dailyGoalOf,
   EmptyState,
   goalsMet,
@@ -123,19 +124,7 @@ function AppList({ apps }: { apps: LearningApp[] }) {
   return (
     <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
       {apps.map((app) => (
-        <li
-          key={app.appId}
-          className="flex flex-col rounded-xl border border-slate-200 p-4 dark:border-slate-700"
-        >
-          <div className="flex items-center gap-3">
-            <AppIcon icon={app.icon} />
-            <div className="min-w-0">
-              <h3 className="font-semibold">{app.name}</h3>
-              {app.subjects.length > 0 && (
-                <p className="text-xs text-slate-600 dark:text-slate-300">{app.subjects.join(", ")}</p>
-              )}
-            </div>
-          </div>
+        <AppCard key={app.appId} app={app}>
           <p className="mt-3 flex-1 text-xs text-slate-600 dark:text-slate-300">
             {app.lastReportedAt ? (
               <time dateTime={app.lastReportedAt} title={instantLabel(app.lastReportedAt)}>
@@ -160,26 +149,9 @@ function AppList({ apps }: { apps: LearningApp[] }) {
               {t("student.apps.noLink")}
             </p>
           )}
-        </li>
+        </AppCard>
       ))}
     </ul>
-  );
-}
-
-function AppIcon({ icon }: { icon: string | null }) {
-  const box =
-    "flex h-11 w-11 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-2xl dark:bg-slate-800";
-  if (icon && /^(https?:\/\/|\/)/.test(icon)) {
-    return (
-      <span className={box}>
-        <img src={icon} alt="" className="h-7 w-7 object-contain" />
-      </span>
-    );
-  }
-  return (
-    <span aria-hidden="true" className={box}>
-      {icon || <BookOpen className="size-5" />}
-    </span>
   );
 }
 
