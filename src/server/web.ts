@@ -2,16 +2,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
-import { isPublicPath, loginUrlFor } from "../shared/redirect";
+import { isEmbedPath, isPublicPath, loginUrlFor } from "../shared/redirect";
 import type { AppEnv } from "./lib/context";
 import { contentSecurityPolicy } from "./lib/security-headers";
 
 const EMBED_POLICY = contentSecurityPolicy({ frameAncestors: "*" });
-
-/** The stand-alone QTI pages (/qti-embed…, /qti-stimulus-embed…), which any site may frame. */
-function isEmbedPath(pathname: string): boolean {
-  return /^\/qti-(stimulus-)?embed(\/|$)/.test(pathname);
-}
 
 /**
  * Serves the built single-page app: files by their path, every other page as index.html.

@@ -1,10 +1,15 @@
+/** The stand-alone QTI pages (/qti-embed…, /qti-stimulus-embed…): public, and the only ones other sites may frame. */
+export function isEmbedPath(pathname: string): boolean {
+  return /^\/qti-(stimulus-)?embed(\/|$)/.test(pathname);
+}
+
 /** Paths reachable without a session: sign-in, choosing a password with a link, the stand-alone QTI embeds. */
 export function isPublicPath(pathname: string): boolean {
   return (
     pathname === "/login" ||
     pathname === "/reset-password" ||
     pathname.startsWith("/api/") ||
-    /^\/qti-(stimulus-)?embed(\/|$)/.test(pathname)
+    isEmbedPath(pathname)
   );
 }
 
