@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useSearch } from "@tanstack/react-router";
-import { Download, FileBarChart } from "lucide-react";
+import { FileBarChart } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
@@ -11,7 +11,8 @@ import {
 } from "../../../shared/contracts/assessment";
 import type { searchSchemas } from "../../../shared/routes";
 import { Card, PageHeader } from "../../components/page-header";
-import { buttonClass, SelectField, TextField } from "../../components/ui/form";
+import { DownloadLink } from "../../components/ui/download-link";
+import { SelectField, TextField } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
 import { TableRegion } from "../../components/ui/table-region";
 import { formatNumber, formatPercent } from "../../lib/format";
@@ -103,18 +104,15 @@ export function MapGrowthReportPage() {
         description={t("map.report.description", { target: GROWTH_MULTIPLE_TARGET })}
         actions={
           data && data.rows.length > 0 ? (
-            <a
+            <DownloadLink
               href={mapReportCsvUrl({
                 ...search,
                 schoolYear: data.schoolYear ?? undefined,
                 window: data.window ?? undefined,
               })}
-              className={buttonClass("secondary", "inline-flex items-center gap-2")}
-              download
             >
-              <Download aria-hidden="true" className="size-4" />
               {t("map.report.csv")}
-            </a>
+            </DownloadLink>
           ) : undefined
         }
       />
@@ -291,14 +289,9 @@ export function MapActualsReportPage() {
         description={t("map.actuals.description")}
         actions={
           data && data.total > 0 ? (
-            <a
-              href={mapActualsCsvUrl({ ...filters, schoolYear: data.schoolYear ?? undefined })}
-              className={buttonClass("secondary", "inline-flex items-center gap-2")}
-              download
-            >
-              <Download aria-hidden="true" className="size-4" />
+            <DownloadLink href={mapActualsCsvUrl({ ...filters, schoolYear: data.schoolYear ?? undefined })}>
               {t("map.report.csv")}
-            </a>
+            </DownloadLink>
           ) : undefined
         }
       />

@@ -1,10 +1,11 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Download, History } from "lucide-react";
+import { History } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { BarFigure } from "../../components/charts/bar-figure";
 import { PageHeader } from "../../components/page-header";
-import { buttonClass, SelectField } from "../../components/ui/form";
+import { DownloadLink } from "../../components/ui/download-link";
+import { SelectField } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
 import { TableRegion } from "../../components/ui/table-region";
 import { instantLabel, monthLabel } from "../../lib/format";
@@ -35,14 +36,7 @@ export function PlacementReportPage() {
         title={t("common:pages./app/student-placement-report.title")}
         description={t("placements.report.description")}
         actions={
-          <a
-            href={placementReportCsvUrl(filters)}
-            download
-            className={buttonClass("secondary", "inline-flex items-center gap-2")}
-          >
-            <Download aria-hidden="true" className="size-4" />
-            {t("placements.report.download")}
-          </a>
+          <DownloadLink href={placementReportCsvUrl(filters)}>{t("placements.report.download")}</DownloadLink>
         }
       />
       <Section title={t("placements.table.filters")}>

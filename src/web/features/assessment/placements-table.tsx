@@ -1,8 +1,9 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Download, Users } from "lucide-react";
+import { Users } from "lucide-react";
 import { type ReactNode, useDeferredValue, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { PlacementStudentRow } from "../../../shared/contracts/assessment";
+import { DownloadLink } from "../../components/ui/download-link";
 import { buttonClass, SelectField, TextField } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
 import { TableRegion } from "../../components/ui/table-region";
@@ -135,14 +136,7 @@ export function PlacementTable({
         description={list.data ? t("placements.table.count", { count: list.data.total }) : undefined}
         actions={
           isAdmin && (
-            <a
-              href={placementsCsvUrl(applied)}
-              download
-              className={buttonClass("secondary", "inline-flex items-center gap-2")}
-            >
-              <Download aria-hidden="true" className="size-4" />
-              {t("placements.table.download")}
-            </a>
+            <DownloadLink href={placementsCsvUrl(applied)}>{t("placements.table.download")}</DownloadLink>
           )
         }
       >

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ClipboardList, Download, Plus } from "lucide-react";
+import { ClipboardList, Plus } from "lucide-react";
 import { type FormEvent, useDeferredValue, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
@@ -12,6 +12,7 @@ import { localDateOf, SCHOOL_TIME_ZONE } from "../../../shared/time-zone";
 import { BarFigure } from "../../components/charts/bar-figure";
 import { PageHeader } from "../../components/page-header";
 import { Dialog, failureMessage } from "../../components/ui/dialog";
+import { DownloadLink } from "../../components/ui/download-link";
 import { buttonClass, SelectField, TextField } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
 import { TableRegion } from "../../components/ui/table-region";
@@ -75,14 +76,7 @@ export function ScreeningPage() {
         description={t("screening.description")}
         actions={
           <div className="flex flex-wrap gap-2">
-            <a
-              href={screeningCsvUrl(applied)}
-              download
-              className={buttonClass("secondary", "inline-flex items-center gap-2")}
-            >
-              <Download aria-hidden="true" className="size-4" />
-              {t("screening.download")}
-            </a>
+            <DownloadLink href={screeningCsvUrl(applied)}>{t("screening.download")}</DownloadLink>
             <button
               type="button"
               className={buttonClass("primary", "inline-flex items-center gap-2")}

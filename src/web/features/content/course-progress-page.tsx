@@ -1,13 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useSearch } from "@tanstack/react-router";
-import { Download, GraduationCap, LibraryBig } from "lucide-react";
+import { GraduationCap, LibraryBig } from "lucide-react";
 import { useDeferredValue, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import type { CourseProgress, LessonCounts } from "../../../shared/contracts/content";
 import type { searchSchemas } from "../../../shared/routes";
 import { Card, PageHeader } from "../../components/page-header";
-import { buttonClass, SelectField, TextField } from "../../components/ui/form";
+import { DownloadLink } from "../../components/ui/download-link";
+import { SelectField, TextField } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
 import { TableRegion } from "../../components/ui/table-region";
 import { Tabs } from "../../components/ui/tabs";
@@ -45,14 +46,7 @@ export function CourseProgressPage() {
         description={t("lessons.progress.page.description")}
         actions={
           filters && data && data.students.length > 0 ? (
-            <a
-              href={courseProgressCsvUrl(filters)}
-              className={buttonClass("secondary", "inline-flex items-center gap-2")}
-              download
-            >
-              <Download aria-hidden="true" className="size-4" />
-              {t("lessons.progress.page.csv")}
-            </a>
+            <DownloadLink href={courseProgressCsvUrl(filters)}>{t("lessons.progress.page.csv")}</DownloadLink>
           ) : undefined
         }
       />

@@ -1,12 +1,13 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useSearch } from "@tanstack/react-router";
-import { Download, ReceiptText } from "lucide-react";
+import { ReceiptText } from "lucide-react";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import { LEDGER_KINDS, type LedgerEntry } from "../../../shared/contracts/rewards";
 import type { searchSchemas } from "../../../shared/routes";
 import { PageHeader } from "../../components/page-header";
+import { DownloadLink } from "../../components/ui/download-link";
 import { buttonClass } from "../../components/ui/form";
 import { Pager } from "../../components/ui/pager";
 import { formatNumber } from "../../lib/format";
@@ -59,14 +60,9 @@ export function TransactionsPage() {
         title={t("common:pages./app/admin/transactions.title")}
         description={t("transactions.description")}
         actions={
-          <a
-            href={ledgerCsvUrl(filters)}
-            download
-            className={buttonClass("secondary", "inline-flex items-center gap-2")}
-          >
-            <Download aria-hidden="true" className="size-4" />
+          <DownloadLink href={ledgerCsvUrl(filters)}>
             {hasFilters ? t("transactions.downloadFiltered") : t("transactions.download")}
-          </a>
+          </DownloadLink>
         }
       />
       <Section title={t("transactions.filters.title")}>
