@@ -31,7 +31,7 @@ const PARAMS: Record<string, string> = {
   classId: demoId("class-maple-grove-guide-patel-Math"),
   orgId: demoId("maple-grove"),
   qtiId: "demo-item",
-  lessonId: "demo-lesson",
+  lessonId: demoId("lesson-ocean-octopus"),
   surveyId: "demo-survey",
 };
 

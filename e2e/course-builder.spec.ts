@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { demoId } from "../src/server/seed/demo-accounts";
-import { apiSignIn, axeViolations, DESKTOP, loadAxe, PHONE, signInAs } from "./helpers";
+import { apiSignIn, axeViolations, DESKTOP, loadAxe, screenshots, signInAs } from "./helpers";
 
 /**
  * The course builder: a Guide opens it from their course, builds a unit with a lesson, adds an
@@ -10,7 +10,6 @@ import { apiSignIn, axeViolations, DESKTOP, loadAxe, PHONE, signInAs } from "./h
  * settings from admin/lesson.
  */
 
-const SCREENS = "test-results/screens";
 const SCIENCE = demoId("course-maple-grove-Science");
 const BUILDER = `/course-builder/${SCIENCE}`;
 const SUFFIX = Math.random().toString(36).slice(2, 7);
@@ -35,23 +34,6 @@ const CLOUD_ITEM = `<?xml version="1.0" encoding="UTF-8"?>
   </qti-item-body>
   <qti-response-processing template="https://purl.imsglobal.org/spec/qti/v3p0/rptemplates/match_correct.xml"/>
 </qti-assessment-item>`;
-
-/** Phone and laptop, and the dark theme where the shell is drawn (the route error screen stands alone). */
-async function screenshot(page: Page, name: string, { dark = true } = {}) {
-  for (const [width, viewport] of [
-    [390, PHONE],
-    [1280, DESKTOP],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: `${SCREENS}/course-builder-${name}-${width}.png`, fullPage: true });
-  }
-  if (!dark) return;
-  await page.emulateMedia({ colorScheme: "dark" });
-  await expect(page.locator("html")).toHaveClass(/dark/);
-  await page.screenshot({ path: `${SCREENS}/course-builder-${name}-dark-1280.png`, fullPage: true });
-  await page.emulateMedia({ colorScheme: "light" });
-}
 
 const tree = (page: Page) => page.getByRole("list", { name: "Units" });
 /** The resources of the lesson in the tree, top to bottom. */
@@ -99,7 +81,7 @@ test.describe
       await page.keyboard.press("Control+b");
       await page.keyboard.type("Look up!");
       await expect(editor.locator("strong")).toHaveText("Look up!");
-      await screenshot(page, "article-dialog", { dark: false });
+      await screenshots(page, "course-builder-article-dialog", { dark: false });
       await articleDialog.getByRole("button", { name: "Add" }).click();
       await expect(articleDialog).toBeHidden();
 
@@ -110,7 +92,7 @@ test.describe
       await qtiDialog.getByLabel("Search the question bank").fill(SUFFIX);
       await qtiDialog.getByRole("button", { name: `Add Which cloud brings rain? ${SUFFIX}` }).click();
       await expect(qtiDialog.getByText("1 question chosen, in this order:")).toBeVisible();
-      await screenshot(page, "questions-dialog", { dark: false });
+      await screenshots(page, "course-builder-questions-dialog", { dark: false });
       expect(await axeViolations(page)).toEqual([]);
       await qtiDialog.getByRole("button", { name: "Add", exact: true }).click();
       await expect(qtiDialog).toBeHidden();
@@ -130,6 +112,15 @@ test.describe
       // Move up puts the article back on top, for those who do not drag.
       await page.getByRole("button", { name: "Move up: About clouds" }).click();
       await expect(resourceTitles(page)).toHaveText(["About clouds", "Check your clouds"]);
+      // The last lesson of a unit steps down into the next unit, and back up with Move up.
+      await page.getByRole("button", { name: `Move down: ${LESSON}` }).click();
+      const lessonsOf = (unit: string) =>
+        page
+          .getByRole("list", { name: `Lessons of ${unit}` })
+          .getByRole("button", { name: new RegExp(`^${LESSON}`) });
+      await expect(lessonsOf("Investigations")).toBeVisible();
+      await page.getByRole("button", { name: `Move up: ${LESSON}` }).click();
+      await expect(lessonsOf(UNIT)).toBeVisible();
       await page.reload();
       await tree(page)
         .getByRole("button", { name: new RegExp(`^${LESSON}`) })
@@ -141,7 +132,7 @@ test.describe
       await expect(page.getByText("Clouds are made of tiny drops of water.")).toBeVisible();
       await expect(page.locator("strong", { hasText: "Look up!" })).toBeVisible();
       await expect(page.getByText("Which cloud brings rain?").first()).toBeVisible({ timeout: 15_000 });
-      await screenshot(page, "preview");
+      await screenshots(page, "course-builder-preview");
       // The question's own markup is the QTI player's (e2e/qti-embed.spec.ts): the builder's is checked here.
       const outsideTheQuestion = (await axeViolations(page)).filter(
         (finding) => !finding.includes("item-container"),
@@ -149,8 +140,20 @@ test.describe
       expect(outsideTheQuestion).toEqual([]);
 
       await page.getByRole("tab", { name: "Settings" }).click();
-      await screenshot(page, "lesson");
+      await screenshots(page, "course-builder-lesson");
       expect(await axeViolations(page)).toEqual([]);
+
+      // The history says who did what, newest first.
+      await page.getByRole("button", { name: "History" }).click();
+      const history = page.getByRole("dialog", { name: "Syllabus history" });
+      const lines = history.getByRole("listitem");
+      await expect(lines.first()).toHaveText(new RegExp(`^Maya Patel moved the lesson “${LESSON}”\\.`));
+      await expect(history.getByText(`Maya Patel added the unit “${UNIT}”.`)).toBeVisible();
+      await expect(history.getByText("Maya Patel added the resource “About clouds”.")).toBeVisible();
+      await screenshots(page, "course-builder-history", { dark: false });
+      expect(await axeViolations(page)).toEqual([]);
+      await history.getByRole("button", { name: "Close" }).click();
+      await expect(history).toBeHidden();
     });
 
     test("asks before unsaved changes are thrown away", async ({ page }) => {
@@ -196,7 +199,7 @@ test.describe
       await expect(page.getByText("Failed to fetch course syllabus")).toBeVisible();
       // Asked once and retried twice.
       expect(calls).toBe(3);
-      await screenshot(page, "load-failed", { dark: false });
+      await screenshots(page, "course-builder-load-failed", { dark: false });
     });
 
     test("an administrator finds the lesson in admin/lesson and edits its settings", async ({ page }) => {
@@ -207,7 +210,7 @@ test.describe
       const row = page.getByRole("row", { name: new RegExp(LESSON) });
       await expect(row).toBeVisible();
       await expect(row.getByRole("cell").nth(1)).toHaveText("2");
-      await screenshot(page, "admin-lessons");
+      await screenshots(page, "course-builder-admin-lessons");
       await row.getByRole("button", { name: `Edit the settings of ${LESSON}` }).click();
       const dialog = page.getByRole("dialog", { name: `Edit ${LESSON}` });
       await dialog.getByLabel("Expected XP").fill("25");

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { demoId } from "../src/server/seed/demo-accounts";
-import { DESKTOP, PHONE, signInAs } from "./helpers";
+import { DESKTOP, screenshots, signInAs } from "./helpers";
 
 /**
  * Courses and enrollments: an administrator manages courses (search, sort and paging in the
@@ -8,7 +8,6 @@ import { DESKTOP, PHONE, signInAs } from "./helpers";
  * courses; a student is sent away from the courses index and sees only their own course.
  */
 
-const SCREENS = "test-results/screens";
 const MANAGE = "/app/admin/manage-courses";
 const ENROLLMENTS = "/app/admin/admin-section/manage-enrollments";
 const unique = () => Math.random().toString(36).slice(2, 7);
@@ -30,24 +29,6 @@ function enrollmentRows(page: Page) {
   return page.getByRole("table", { name: "Enrollments" }).locator("tbody tr");
 }
 
-async function screenshot(page: Page, name: string, fullPage = true) {
-  for (const [width, viewport] of [
-    [390, PHONE],
-    [1280, DESKTOP],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    const sidebar = page.getByRole("navigation", { name: "Main" });
-    if (width === 390) await expect(sidebar).not.toBeInViewport();
-    else await expect(sidebar).toBeInViewport();
-    await page.screenshot({ path: `${SCREENS}/courses-${name}-${width}.png`, fullPage });
-  }
-  await page.emulateMedia({ colorScheme: "dark" });
-  await expect(page.locator("html")).toHaveClass(/dark/);
-  await page.screenshot({ path: `${SCREENS}/courses-${name}-dark-1280.png`, fullPage });
-  await page.emulateMedia({ colorScheme: "light" });
-}
-
 test.use({ viewport: DESKTOP });
 
 test.describe("manage courses", () => {
@@ -57,7 +38,7 @@ test.describe("manage courses", () => {
     await expect(courseRows(page)).toHaveCount(8);
     await expect(courseRows(page).first()).toHaveText("Language 05–08");
     await expect(page.getByText("1–8 of 8 courses")).toBeVisible();
-    await screenshot(page, "manage");
+    await screenshots(page, "courses-manage");
 
     await page.getByLabel("Search courses").fill("math");
     await expectSearch(page, { search: "math", page: "0" });
@@ -122,7 +103,7 @@ test.describe("manage courses", () => {
     await page.getByRole("button", { name: "Create course" }).click();
     await expect(page.getByRole("alert")).toContainText("At most 20 subjects");
     await page.getByLabel("Subjects").fill("Computer Science");
-    await screenshot(page, "create");
+    await screenshots(page, "courses-create");
     await page.getByRole("button", { name: "Create course" }).click();
 
     await expect(page.getByRole("heading", { name: title, level: 1 })).toBeVisible();
@@ -160,7 +141,7 @@ test.describe("manage courses", () => {
     await page.getByRole("button", { name: "Save changes" }).click();
     await expect(page.getByText("Changes saved.")).toBeVisible();
     await expect(page.getByRole("heading", { name: `${title} (pilot)`, level: 1 })).toBeVisible();
-    await screenshot(page, "detail");
+    await screenshots(page, "courses-detail");
 
     await page.getByRole("link", { name: "All courses" }).click();
     await page.getByLabel("Search courses").fill(title);
@@ -244,7 +225,7 @@ test.describe("manage enrollments", () => {
     await expect(page.getByText("Person: Ava Johnson")).toBeVisible();
     await panel.getByLabel("Class").selectOption({ label: "Reading · Okoro group — Maple Grove School" });
     await expect(panel.getByLabel("Role")).toHaveValue("student");
-    await screenshot(page, "enrollments-add", false);
+    await screenshots(page, "courses-enrollments-add", { fullPage: false });
     await page.getByRole("button", { name: "Enroll", exact: true }).click();
     await expect(
       page.getByText("Ava Johnson is now enrolled in Reading · Okoro group as Student."),
@@ -273,7 +254,7 @@ test.describe("manage enrollments", () => {
     const dialog = page.getByRole("dialog", { name: "End this enrollment?" });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByLabel("End date")).not.toHaveValue("");
-    await screenshot(page, "enrollments-end", false);
+    await screenshots(page, "courses-enrollments-end", { fullPage: false });
     await dialog.getByRole("button", { name: "End enrollment" }).click();
     await expect(dialog).toBeHidden();
     await expect(
@@ -303,7 +284,7 @@ test.describe("courses for Guides, families and students", () => {
       "Reading K–04",
       "Science K–04",
     ]);
-    await screenshot(page, "index-guide");
+    await screenshots(page, "courses-index-guide");
 
     await page.getByRole("link", { name: "Open Math K–04" }).click();
     await expect(page.getByRole("heading", { name: "Math K–04", level: 1 })).toBeVisible();
@@ -343,7 +324,7 @@ test.describe("courses for Guides, families and students", () => {
       /Math · Patel group/,
     ]);
     await expect(page.getByRole("link", { name: "Enrollments" })).toHaveCount(0);
-    await screenshot(page, "course-student");
+    await screenshots(page, "courses-course-student");
 
     await page.goto(`/app/course/${demoId("course-riverside-Math")}`);
     await expect(page.getByRole("alert")).toHaveText("You are not enrolled in or teaching this course");

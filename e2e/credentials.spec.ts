@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { DESKTOP, PHONE, signInAs } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { DESKTOP, screenshots, signInAs } from "./helpers";
 
 /**
  * The administrators' credentials page: a OneRoster client is created, its secret shown once,
@@ -7,28 +7,10 @@ import { DESKTOP, PHONE, signInAs } from "./helpers";
  * revoked.
  */
 
-const SCREENS = "test-results/screens";
 const unique = () => Math.random().toString(36).slice(2, 8);
 const ONEROSTER_USERS = "/ims/oneroster/rostering/v1p2/users?limit=1";
 
 test.use({ viewport: DESKTOP, permissions: ["clipboard-read", "clipboard-write"] });
-
-async function screenshot(page: Page, name: string) {
-  for (const [width, viewport] of [
-    [390, PHONE],
-    [1280, DESKTOP],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    const sidebar = page.getByRole("navigation", { name: "Main" });
-    if (width === 390) await expect(sidebar).not.toBeInViewport();
-    else await expect(sidebar).toBeInViewport();
-    await page.screenshot({ path: `${SCREENS}/credentials-${name}-${width}.png`, fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: "dark" });
-  await expect(page.locator("html")).toHaveClass(/dark/);
-  await page.screenshot({ path: `${SCREENS}/credentials-${name}-dark-1280.png`, fullPage: true });
-  await page.emulateMedia({ colorScheme: "light" });
-}
 
 test("an administrator creates a OneRoster client, sees its secret once, gets a token and revokes it", async ({
   page,
@@ -57,7 +39,7 @@ test("an administrator creates a OneRoster client, sees its secret once, gets a 
   await shownOnce.getByRole("button", { name: "Copy client secret" }).click();
   await expect(shownOnce.getByRole("button", { name: "Copy client secret" })).toHaveText("Copied");
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(clientSecret);
-  await screenshot(page, "client-secret");
+  await screenshots(page, "credentials-client-secret");
 
   const tokenResponse = await page.request.post("/oauth/token", {
     form: { grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret },
@@ -79,7 +61,7 @@ test("an administrator creates a OneRoster client, sees its secret once, gets a 
   await page.reload();
   await expect(page.getByRole("listitem", { name })).toBeVisible();
   await expect(page.locator("body")).not.toContainText(clientSecret);
-  await screenshot(page, "clients");
+  await screenshots(page, "credentials-clients");
 
   await page.getByRole("button", { name: `Revoke ${name}` }).click();
   const dialog = page.getByRole("dialog", { name: `Revoke ${name}?` });
@@ -131,7 +113,7 @@ test("an administrator adds a learning app, makes a key that is shown once, uses
   await expect(shownOnce).toContainText("will not be shown again");
   const secret = (await shownOnce.locator("code").textContent()) ?? "";
   expect(secret).toMatch(/^dash_/);
-  await screenshot(page, "app-key");
+  await screenshots(page, "credentials-app-key");
 
   const report = () =>
     page.request.post("/api/ingest/activity", {
@@ -161,7 +143,7 @@ test("an administrator adds a learning app, makes a key that is shown once, uses
   await app.getByRole("button", { name: "Save changes" }).click();
   // Switching the app off and on, and renaming it, kept everything else.
   await expect(page.getByRole("article", { name: `${name} 2` })).toContainText("Math, Science");
-  await screenshot(page, "apps");
+  await screenshots(page, "credentials-apps");
 });
 
 test("the server's refusal shows in words", async ({ page }) => {

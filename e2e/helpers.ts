@@ -128,3 +128,37 @@ export async function axeViolations(page: Page, rules?: string[]): Promise<strin
     (violation) => `${violation.id}: ${violation.help} — ${violation.targets.join(", ")}`,
   );
 }
+
+export const SCREENS = "test-results/screens";
+
+/**
+ * Pictures of the open page for people to look at: at a phone's width and a laptop's, then dark
+ * at the laptop's, saved as `test-results/screens/<name>-<width>[-dark].png`. With `axe` each
+ * picture is also checked (after `loadAxe`). The page stays light, at the laptop's width.
+ */
+export async function screenshots(
+  page: Page,
+  name: string,
+  { dark = true, fullPage = true, axe = false }: { dark?: boolean; fullPage?: boolean; axe?: boolean } = {},
+) {
+  const take = async (suffix: string) => {
+    await page.screenshot({ path: `${SCREENS}/${name}-${suffix}.png`, fullPage });
+    if (axe) expect(await axeViolations(page), `${name} ${suffix}`).toEqual([]);
+  };
+  for (const viewport of [PHONE, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    // The phone's sidebar slides away: wait until it has (pages outside the shell have none).
+    const sidebar = page.getByRole("navigation", { name: "Main" });
+    if ((await sidebar.count()) > 0) {
+      if (viewport === PHONE) await expect(sidebar).not.toBeInViewport();
+      else await expect(sidebar).toBeInViewport();
+    }
+    await take(String(viewport.width));
+  }
+  if (!dark) return;
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  await take(`dark-${DESKTOP.width}`);
+  await page.emulateMedia({ colorScheme: "light" });
+}

@@ -1,6 +1,6 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { demoId } from "../src/server/seed/demo-accounts";
-import { DESKTOP, PHONE, signInAs, submitSignIn } from "./helpers";
+import { DESKTOP, screenshots, signInAs, submitSignIn } from "./helpers";
 
 /**
  * Organisations, roles and onboarding: an administrator walks the organisations, their tree and
@@ -8,25 +8,7 @@ import { DESKTOP, PHONE, signInAs, submitSignIn } from "./helpers";
  * then signs in with the password shown.
  */
 
-const SCREENS = "test-results/screens";
 const unique = () => Math.random().toString(36).slice(2, 8);
-
-async function screenshot(page: Page, name: string) {
-  for (const [width, viewport] of [
-    [390, PHONE],
-    [1280, DESKTOP],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    const sidebar = page.getByRole("navigation", { name: "Main" });
-    if (width === 390) await expect(sidebar).not.toBeInViewport();
-    else await expect(sidebar).toBeInViewport();
-    await page.screenshot({ path: `${SCREENS}/people-${name}-${width}.png`, fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: "dark" });
-  await expect(page.locator("html")).toHaveClass(/dark/);
-  await page.screenshot({ path: `${SCREENS}/people-${name}-dark-1280.png`, fullPage: true });
-  await page.emulateMedia({ colorScheme: "light" });
-}
 
 test.use({ viewport: DESKTOP });
 
@@ -40,7 +22,7 @@ test("organizations list → hierarchy tree → explorer", async ({ page }) => {
   await expect(table.getByRole("link", { name: "Maple Grove School", exact: true })).toBeVisible();
   await page.getByLabel("Search organizations").fill("");
   await expect(table.getByRole("row")).toHaveCount(4);
-  await screenshot(page, "organizations");
+  await screenshots(page, "people-organizations");
 
   await page.getByRole("link", { name: "Hierarchy of Dash Demo District" }).click();
   await expect(page.getByRole("heading", { name: "Organization hierarchy", level: 1 })).toBeVisible();
@@ -66,13 +48,13 @@ test("organizations list → hierarchy tree → explorer", async ({ page }) => {
   await expect(maple).toBeFocused();
   await page.keyboard.press("ArrowLeft");
   await expect(maple).toHaveAttribute("aria-expanded", "false");
-  await screenshot(page, "hierarchy");
+  await screenshots(page, "people-hierarchy");
 
   await page.getByRole("link", { name: "Explore Maple Grove School" }).click();
   await expect(page.getByRole("heading", { name: "Maple Grove School", level: 1 })).toBeVisible();
   await expect(page.getByRole("img", { name: /Bar chart of students per grade/ })).toBeVisible();
   await expect(page.getByRole("table", { name: "Students per grade" })).toContainText("Grade 3");
-  await screenshot(page, "explorer");
+  await screenshots(page, "people-explorer");
 
   await page.getByRole("tab", { name: "Classes" }).click();
   await page.getByLabel("Search classes").fill("patel");
@@ -89,7 +71,7 @@ test("organizations list → hierarchy tree → explorer", async ({ page }) => {
   await page.getByLabel("Search people", { exact: true }).fill("jordan");
   await expect(people.locator(":scope > li")).toHaveCount(1);
   await expect(people).toContainText("multi@dash.demo");
-  await screenshot(page, "explorer-people");
+  await screenshots(page, "people-explorer-people");
 
   await page.goto("/app/admin/org-explorer/no-such-org");
   await expect(page.getByRole("heading", { name: "Organization not found" })).toBeVisible();
@@ -145,7 +127,7 @@ test("roles tab: an administrator adds a role, makes it primary and removes it",
     page.getByText("Proctor at Maple Grove School is now the primary role of Rachel Hughes."),
   ).toBeVisible();
   await expect(roles.getByRole("listitem").filter({ hasText: "Proctor" })).toContainText("Primary");
-  await screenshot(page, "roles-users");
+  await screenshots(page, "people-roles-users");
 
   await page.getByRole("button", { name: "Remove Proctor at Maple Grove School" }).click();
   const dialog = page.getByRole("dialog", { name: "Remove this role?" });
@@ -185,7 +167,7 @@ test("relationships tab: link and unlink a guardian", async ({ page }) => {
   await page.getByRole("button", { name: "Link Grace Miller" }).click();
   await expect(page.getByText("Linked Grace Miller and Leo Johnson.")).toBeVisible();
   await expect(agents.getByRole("listitem")).toHaveCount(2);
-  await screenshot(page, "roles-relationships");
+  await screenshots(page, "people-roles-relationships");
 
   // Grace now sees Leo among her children.
   const grace = await page
@@ -229,7 +211,7 @@ test("the onboarding wizard end to end, then the new student signs in", async ({
   await page.getByLabel("Grade").selectOption("03");
   await page.getByLabel("Email").fill(studentEmail);
   await page.getByLabel("Date of birth (optional)").fill("2017-05-02");
-  await screenshot(page, "onboarding-student");
+  await screenshots(page, "people-onboarding-student");
   await page.getByRole("button", { name: "Next" }).click();
 
   // 2. School: a Guide's only school is chosen for them.
@@ -250,14 +232,14 @@ test("the onboarding wizard end to end, then the new student signs in", async ({
   await expect(
     page.getByRole("list", { name: "Parents and guardians to add" }).getByRole("listitem"),
   ).toHaveCount(2);
-  await screenshot(page, "onboarding-guardians");
+  await screenshots(page, "people-onboarding-guardians");
   await page.getByRole("button", { name: "Next" }).click();
 
   // 4. Classes: the Guide's own come first; another Guide's cannot be chosen.
   await expect(page.getByRole("checkbox", { name: /Math · Okoro group/ })).toBeDisabled();
   await page.getByRole("checkbox", { name: /Math · Patel group/ }).check();
   await page.getByRole("checkbox", { name: /Reading · Patel group/ }).check();
-  await screenshot(page, "onboarding-classes");
+  await screenshots(page, "people-onboarding-classes");
   await page.getByRole("button", { name: "Next" }).click();
 
   // 5. Review, then create.
@@ -286,7 +268,7 @@ test("the onboarding wizard end to end, then the new student signs in", async ({
   await expect(zara.getByText("Copied")).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(password);
   await expect(page.getByRole("button", { name: "Print sign-in details" })).toBeVisible();
-  await screenshot(page, "onboarding-done");
+  await screenshots(page, "people-onboarding-done");
 
   // The new student signs in with the password shown.
   await page.getByRole("button", { name: "Sign out" }).click();

@@ -1,20 +1,11 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import yauzl from "yauzl";
-import { DESKTOP, PHONE, signInAs } from "./helpers";
+import { screenshots, signInAs } from "./helpers";
 
 /**
  * The privacy centre: an administrator finds a student, downloads everything Dash holds about
  * them, is asked to type the name before anonymising, and changes how long raw events are kept.
  */
-
-const SCREENS = "test-results/screens";
-
-async function screenshots(page: Page, name: string) {
-  for (const viewport of [PHONE, DESKTOP]) {
-    await page.setViewportSize(viewport);
-    await page.screenshot({ path: `${SCREENS}/privacy-${name}-${viewport.width}.png`, fullPage: true });
-  }
-}
 
 function zipEntries(file: string): Promise<string[]> {
   return new Promise((resolve, reject) =>
@@ -34,12 +25,12 @@ test("an administrator downloads a student's data and changes a retention settin
   await signInAs(page, "admin@dash.demo", "/app/admin/privacy");
   await expect(page.getByRole("heading", { level: 1, name: "Privacy" })).toBeVisible();
   await expect(page.getByText("Choose a student on the left.")).toBeVisible();
-  await screenshots(page, "empty");
+  await screenshots(page, "privacy-empty", { dark: false });
 
   await page.getByRole("searchbox", { name: "Search students" }).fill("Ava Johnson");
   await page.getByRole("button", { name: "Data of Ava Johnson" }).click();
   await expect(page.getByRole("heading", { name: "Ava Johnson", exact: true })).toBeVisible();
-  await screenshots(page, "student");
+  await screenshots(page, "privacy-student", { dark: false });
 
   const [download] = await Promise.all([
     page.waitForEvent("download"),
@@ -64,7 +55,7 @@ test("an administrator downloads a student's data and changes a retention settin
   await dialog.getByRole("textbox", { name: "Reason" }).fill("Checking the confirmation");
   await dialog.getByRole("button", { name: "Anonymise" }).click();
   await expect(dialog.getByRole("alert")).toContainText("The confirmation does not match");
-  await screenshots(page, "confirm");
+  await screenshots(page, "privacy-confirm", { dark: false });
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toHaveCount(0);
 
@@ -73,7 +64,7 @@ test("an administrator downloads a student's data and changes a retention settin
   await rawEvents.getByLabel("Days to keep").fill("200");
   await page.getByRole("button", { name: "Save retention settings" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
-  await screenshots(page, "retention");
+  await screenshots(page, "privacy-retention", { dark: false });
   await page.reload();
   await expect(
     page.getByRole("group", { name: "Raw activity events" }).getByLabel("Days to keep"),

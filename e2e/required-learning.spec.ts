@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { demoId } from "../src/server/seed/demo-accounts";
 import { addDays, localDateOf } from "../src/shared/time-zone";
-import { DESKTOP, PHONE, signInAs } from "./helpers";
+import { DESKTOP, PHONE, screenshots, signInAs } from "./helpers";
 
 /**
  * Required learning end to end, on the ocean lessons of the demo's Science K–04 course (two of its lessons are
@@ -19,22 +19,6 @@ const AVA = demoId("student-ava");
 const LESSON = "The deep, dark ocean";
 const NOTE = "Bring a torch to class on Friday.";
 const due = addDays(localDateOf(new Date(), "America/New_York"), 7);
-
-async function screenshot(page: Page, name: string) {
-  for (const [width, viewport] of [
-    [390, PHONE],
-    [1280, DESKTOP],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: `${SCREENS}/required-learning-${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize(DESKTOP);
-  await page.emulateMedia({ colorScheme: "dark" });
-  await expect(page.locator("html")).toHaveClass(/dark/);
-  await page.screenshot({ path: `${SCREENS}/required-learning-${name}-dark-1280.png`, fullPage: true });
-  await page.emulateMedia({ colorScheme: "light" });
-}
 
 test.use({ viewport: DESKTOP });
 
@@ -66,7 +50,7 @@ test.describe
       await dialog.getByRole("checkbox", { name: /^Science · Patel group/ }).check();
       await dialog.getByLabel("Due date (optional)").fill(due);
       await dialog.getByLabel("Note for the students (optional)").fill(NOTE);
-      await screenshot(page, "assign-dialog");
+      await screenshots(page, "required-learning-assign-dialog");
       await dialog.getByRole("button", { name: "Assign" }).click();
       await expect(dialog).toBeHidden();
       await expect(main.getByRole("status").filter({ hasText: "Assigned to" })).toHaveText(
@@ -82,7 +66,7 @@ test.describe
       await expect(
         card.getByRole("img", { name: /^Progress on The deep, dark ocean: \d+ students; 0 done/ }),
       ).toBeVisible();
-      await screenshot(page, "guide");
+      await screenshots(page, "required-learning-guide");
 
       // The Guide moves the due date: the dialog shows what is set now.
       await card
@@ -147,7 +131,7 @@ test.describe
         apps.getByRole("link", { name: "Open Science Explorer (opens in a new tab)" }),
       ).toHaveAttribute("href", "https://science.example.org");
       await expect(main.getByRole("region", { name: "Saved for later" })).toContainText("Nothing saved");
-      await screenshot(page, "student");
+      await screenshots(page, "required-learning-student");
     });
 
     test("her parent reads the same page in plain words, without lesson links", async ({ page }) => {
@@ -158,7 +142,7 @@ test.describe
       const assigned = main.getByRole("region", { name: "Assigned" });
       await expect(assigned.getByRole("heading", { name: LESSON })).toBeVisible();
       await expect(assigned.getByRole("link")).toHaveCount(0);
-      await screenshot(page, "parent");
+      await screenshots(page, "required-learning-parent");
     });
 
     test("the administrator sees the course's progress and downloads it", async ({ page }) => {
@@ -192,7 +176,7 @@ test.describe
       await expect(ava.getByRole("cell").nth(3)).toHaveText("2");
       await main.getByLabel("Class", { exact: true }).selectOption({ label: "Science · Patel group" });
       await expect(page).toHaveURL(new RegExp(`classId=${CLASS}`));
-      await screenshot(page, "admin");
+      await screenshots(page, "required-learning-admin");
 
       const downloading = page.waitForEvent("download");
       await main.getByRole("link", { name: "Download CSV" }).click();

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { STORED_FILES } from "../src/server/domains/rostering/bulk/spec";
 import { filesOf, fixture, zipOf } from "../src/server/domains/rostering/bulk/test-support";
-import { DESKTOP, PHONE, signInAs } from "./helpers";
+import { DESKTOP, screenshots, signInAs } from "./helpers";
 
 /**
  * Roster import and export: an administrator previews and imports a OneRoster set and reads the
@@ -28,20 +28,6 @@ async function chooseZip(page: Page, name: string, buffer: Buffer) {
 const fileRow = (page: Page, file: string) =>
   page.getByRole("table", { name: "Rows per file" }).getByRole("row").filter({ hasText: file });
 
-async function screenshots(page: Page, name: string) {
-  for (const viewport of [PHONE, DESKTOP]) {
-    await page.setViewportSize(viewport);
-    const sidebar = page.getByRole("navigation", { name: "Main" });
-    if (viewport === PHONE) await expect(sidebar).not.toBeInViewport();
-    else await expect(sidebar).toBeInViewport();
-    await page.screenshot({ path: `${SCREENS}/roster-sync-${name}-${viewport.width}.png`, fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: "dark" });
-  await expect(page.locator("html")).toHaveClass(/dark/);
-  await page.screenshot({ path: `${SCREENS}/roster-sync-${name}-dark-1280.png`, fullPage: true });
-  await page.emulateMedia({ colorScheme: "light" });
-}
-
 test.use({ viewport: DESKTOP });
 
 test("an administrator previews a set, imports it and reads the report", async ({ page }) => {
@@ -58,7 +44,7 @@ test("an administrator previews a set, imports it and reads the report", async (
   // The preview saved nothing.
   const before = await page.request.get("/api/users/viewable?search=Rosa%20D");
   expect((await before.json()).total).toBe(0);
-  await screenshots(page, "preview");
+  await screenshots(page, "roster-sync-preview");
 
   await page.getByRole("button", { name: "Import" }).click();
   await expect(page.getByRole("status")).toHaveText(/The roster was imported\./);
@@ -117,7 +103,7 @@ test("a set with errors shows each error with its place, and the list downloads 
   await expect(problems.getByRole("row").filter({ hasText: "School is read as school" })).toHaveText(
     /Warning\s*orgs\.csv\s*2\s*type/,
   );
-  await screenshots(page, "errors");
+  await screenshots(page, "roster-sync-errors");
 
   const [download] = await Promise.all([
     page.waitForEvent("download"),

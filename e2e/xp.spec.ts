@@ -1,12 +1,11 @@
 import { expect, type Page, test } from "@playwright/test";
-import { DESKTOP, PHONE, signInAs } from "./helpers";
+import { DESKTOP, screenshots, signInAs } from "./helpers";
 
 /**
  * XP pages: a Guide awards XP by hand and sees it in the history, students are sent from the
  * manual XP page to their stats, and the debug page explains each event's XP.
  */
 
-const SCREENS = "test-results/screens";
 const unique = () => Math.random().toString(36).slice(2, 8);
 
 async function expectPath(page: Page, pathname: string) {
@@ -18,25 +17,6 @@ async function chooseStudent(page: Page, name: string) {
   const select = page.getByLabel("Student", { exact: true });
   const value = await select.locator("option", { hasText: name }).first().getAttribute("value");
   await select.selectOption(value ?? "");
-}
-
-async function screenshot(page: Page, name: string) {
-  for (const [width, viewport] of [
-    [390, PHONE],
-    [1280, DESKTOP],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    // The phone's sidebar slides away: wait until it has.
-    const sidebar = page.getByRole("navigation", { name: "Main" });
-    if (width === 390) await expect(sidebar).not.toBeInViewport();
-    else await expect(sidebar).toBeInViewport();
-    await page.screenshot({ path: `${SCREENS}/xp-${name}-${width}.png`, fullPage: true });
-  }
-  // The same page in the dark theme (the app follows the system's choice by default).
-  await page.emulateMedia({ colorScheme: "dark" });
-  await expect(page.locator("html")).toHaveClass(/dark/);
-  await page.screenshot({ path: `${SCREENS}/xp-${name}-dark-1280.png`, fullPage: true });
-  await page.emulateMedia({ colorScheme: "light" });
 }
 
 test.use({ viewport: DESKTOP });
@@ -61,7 +41,7 @@ test("a Guide awards XP to Ava with a reason and sees it in her history", async 
   await expect(entry).toHaveCount(1);
   await expect(entry).toContainText("+5 XP");
   await expect(entry).toContainText("by Maya Patel");
-  await screenshot(page, "manual");
+  await screenshots(page, "xp-manual");
 });
 
 test("the form shows the server's refusal in words", async ({ page }) => {
@@ -81,7 +61,7 @@ test("a student visiting manual XP lands on their XP stats", async ({ page }) =>
   await expect(page.getByRole("heading", { name: "XP stats", level: 1 })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Your XP per day" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "XP history" })).toBeVisible();
-  await screenshot(page, "stats");
+  await screenshots(page, "xp-stats");
 });
 
 test("XP debug explains how each event's XP was computed", async ({ page }) => {
@@ -123,7 +103,7 @@ test("XP debug explains how each event's XP was computed", async ({ page }) => {
   await expect(event).toHaveCount(0);
   await page.getByRole("button", { name: "Today" }).click();
   await expect(event.getByTestId("xp-explanation")).toContainText("expected");
-  await screenshot(page, "debug");
+  await screenshots(page, "xp-debug");
 });
 
 test("the admin XP debugger finds a student and recomputes XP in the what-if calculator", async ({
@@ -143,7 +123,7 @@ test("the admin XP debugger finds a student and recomputes XP in the what-if cal
   await expect(page.getByText("expected 20 XP × 1.25 (first attempt, accuracy 100%) = 25 XP")).toBeVisible();
   await page.getByLabel("Correct").fill("5");
   await expect(page.getByText("expected 20 XP × 0 (accuracy 50% is below 80%) = 0 XP")).toBeVisible();
-  await screenshot(page, "debugger");
+  await screenshots(page, "xp-debugger");
 });
 
 test("an administrator changes the XP rules and the calculator follows them", async ({ page }) => {

@@ -10,9 +10,13 @@ import {
   ensureDashLessonsApp,
   lessonAttemptEventId,
 } from "../domains/content/lesson-app";
+import { attemptSeed, isCorrect } from "../domains/content/lesson-items";
+import { itemsOf, type LessonItem, lessonResources } from "../domains/content/lessons";
+import { correctResponsesOf } from "../domains/content/qti/answers";
 import { saveQtiDocuments, setQtiPublic } from "../domains/content/qti/bank";
 import { readQtiDocument } from "../domains/content/qti/qti-document";
-import { lessonAttempts } from "../domains/content/schema";
+import { instantiateTemplate, scoreItem } from "../domains/content/qti/scoring";
+import { lessonAttempts, lessonItemResponses } from "../domains/content/schema";
 import { sanitizeHtml } from "../lib/sanitize-html";
 import { demoId } from "./demo-accounts";
 import { schoolDaysUntil } from "./demo-activity";
@@ -198,6 +202,31 @@ async function seedLessons(db: Database, now: Date, scienceAppId: string | null)
 }
 
 /**
+ * The answers of a finished attempt: the right ones to its first `wanted` items that score
+ * themselves, the others left unanswered, so its result shows what the student gave.
+ */
+function answersOf(items: LessonItem[], attemptId: string, wanted: number, answeredAt: Date) {
+  const answers: (typeof lessonItemResponses.$inferInsert)[] = [];
+  for (const item of items) {
+    if (answers.length === wanted) break;
+    const shown = instantiateTemplate(item.rawXml, attemptSeed(attemptId, item.identifier));
+    const response = correctResponsesOf(shown);
+    const scored = scoreItem(shown, response);
+    if (!isCorrect(scored)) continue;
+    answers.push({
+      attemptId,
+      resourceId: item.resourceId,
+      itemIdentifier: item.identifier,
+      response,
+      score: scored.score,
+      maxScore: scored.maxScore,
+      answeredAt,
+    });
+  }
+  return answers;
+}
+
+/**
  * Finished attempts for most of the class on the first lesson and some on the second, and one of
  * Ava's still open on the third; each finished one is reported to the XP engine.
  */
@@ -209,21 +238,28 @@ async function seedAttempts(db: Database, now: Date): Promise<void> {
   );
   // On school days before the last two, so the demo's own activity still ends the record.
   const schoolDays = schoolDaysUntil(localDateOf(now, SCHOOL_TIME_ZONE), 12).days;
+  const [octopus, food] = [UNITS[0]?.lessons[0], UNITS[0]?.lessons[1]] as [Lesson, Lesson];
+  const itemsOfLesson = new Map<Lesson, LessonItem[]>();
+  for (const lesson of [octopus, food])
+    itemsOfLesson.set(lesson, itemsOf(await lessonResources(db, lessonId(lesson.key))));
   const facts: { fact: unknown }[] = [];
   const attempts: (typeof lessonAttempts.$inferInsert)[] = [];
+  const answers: (typeof lessonItemResponses.$inferInsert)[] = [];
   for (const [index, { id: student }] of students.entries()) {
-    const runs: { lesson: Lesson; total: number; schoolDaysAgo: number }[] = [];
-    const [octopus, food] = [UNITS[0]?.lessons[0], UNITS[0]?.lessons[1]] as [Lesson, Lesson];
-    if (student === AVA || index % 4 !== 3)
-      runs.push({ lesson: octopus, total: 4, schoolDaysAgo: 4 + (index % 5) });
-    if (student === AVA || index % 3 === 0)
-      runs.push({ lesson: food, total: 3, schoolDaysAgo: 2 + (index % 2) });
+    const runs: { lesson: Lesson; schoolDaysAgo: number }[] = [];
+    if (student === AVA || index % 4 !== 3) runs.push({ lesson: octopus, schoolDaysAgo: 4 + (index % 5) });
+    if (student === AVA || index % 3 === 0) runs.push({ lesson: food, schoolDaysAgo: 2 + (index % 2) });
     for (const run of runs) {
-      const correct = student === AVA ? run.total : Math.max(1, run.total - (index % 3));
-      const score = Math.round((correct / run.total) * 10000) / 100;
+      const items = itemsOfLesson.get(run.lesson) ?? [];
+      const total = items.length;
       const finishedAt = afternoonOf(schoolDays.at(-1 - run.schoolDaysAgo) as string);
       const startedAt = new Date(finishedAt.getTime() - 9 * 60_000);
       const attemptId = demoId(`lesson-attempt-${run.lesson.key}-${student}`);
+      const wanted = student === AVA ? total : Math.max(1, total - (index % 3));
+      const given = answersOf(items, attemptId, wanted, finishedAt);
+      answers.push(...given);
+      const correct = given.length;
+      const score = Math.round((correct / total) * 10000) / 100;
       const eventId = lessonAttemptEventId(attemptId);
       const mastered = score >= 80;
       attempts.push({
@@ -235,7 +271,7 @@ async function seedAttempts(db: Database, now: Date): Promise<void> {
         finishedAt,
         scorePercent: score,
         correctItems: correct,
-        totalItems: run.total,
+        totalItems: total,
         mastered,
         activeSeconds: 540,
         activityEventId: eventId,
@@ -249,7 +285,7 @@ async function seedAttempts(db: Database, now: Date): Promise<void> {
           activityId: lessonId(run.lesson.key),
           activityName: run.lesson.title,
           expectedXp: run.lesson.expectedXp,
-          totalQuestions: run.total,
+          totalQuestions: total,
           correctQuestions: correct,
           masteredUnits: mastered ? 1 : 0,
           scorePercent: score,
@@ -266,6 +302,7 @@ async function seedAttempts(db: Database, now: Date): Promise<void> {
     startedAt: new Date(now.getTime() - 20 * 60_000),
   });
   await db.insert(lessonAttempts).values(attempts);
+  if (answers.length) await db.insert(lessonItemResponses).values(answers);
   await ensureDashLessonsApp(db);
   await ingestActivity(db, DASH_LESSONS_APP_ID, facts, now);
 }

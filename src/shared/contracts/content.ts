@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { invalid } from "../validation-messages";
+import { DEFAULT_INGEST_LIMITS } from "./activity";
 import { calendarDate, changesOf, pageFields } from "./fields";
 
 /**
@@ -173,7 +174,12 @@ export interface QtiItemScore {
 export const SYLLABUS_RESOURCE_KINDS = ["qti", "article", "video", "app"] as const;
 export type SyllabusResourceKind = (typeof SYLLABUS_RESOURCE_KINDS)[number];
 
-export const LESSON_LIMITS = { maxExpectedXp: 1000, minMastery: 1, maxMastery: 100 } as const;
+/** A finished lesson is one learning event: its XP cannot pass what the XP engine credits one event. */
+export const LESSON_LIMITS = {
+  maxExpectedXp: DEFAULT_INGEST_LIMITS.maxXpPerEvent,
+  minMastery: 1,
+  maxMastery: 100,
+} as const;
 /** How many QTI items one resource may hold. */
 export const MAX_QTI_ITEMS_PER_RESOURCE = 200;
 
@@ -320,6 +326,33 @@ export const syllabusMoveSchema = z.object({
 });
 export type SyllabusMove = z.infer<typeof syllabusMoveSchema>;
 
+export const SYLLABUS_HISTORY_ACTIONS = ["create", "update", "remove", "move"] as const;
+export type SyllabusHistoryAction = (typeof SYLLABUS_HISTORY_ACTIONS)[number];
+export type SyllabusTargetKind = (typeof SYLLABUS_MOVE_KINDS)[number];
+
+/** GET …/syllabus/changes: the syllabus's history, newest first. */
+export const syllabusHistoryQuerySchema = z.object({ ...pageFields(20) });
+
+/** One edit of a syllabus: who did what to which unit, lesson or resource (its title as it now is). */
+export const syllabusHistoryEntrySchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  actor: z.object({ sourcedId: z.string(), name: z.string() }),
+  action: z.enum(SYLLABUS_HISTORY_ACTIONS),
+  targetKind: z.enum(SYLLABUS_MOVE_KINDS),
+  targetId: z.string(),
+  targetTitle: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+});
+export type SyllabusHistoryEntry = z.infer<typeof syllabusHistoryEntrySchema>;
+
+export const syllabusHistoryResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(syllabusHistoryEntrySchema),
+  total: z.number(),
+  error: z.null(),
+});
+
 /** admin/lesson: lessons across courses. */
 export const lessonListQuerySchema = z.object({
   search: z.string().trim().max(200, invalid("searchTooLong")).default(""),
@@ -427,6 +460,15 @@ export const lessonItemResponseSchema = z
   .record(z.string().trim().min(1).max(200), qtiResponseValueSchema)
   .refine((responses) => Object.keys(responses).length <= LESSON_MAX_RESPONSES_PER_ITEM);
 
+/** A resource as the lesson view gives it, with whether the student keeps it for later. */
+export const lessonViewResourceSchema = lessonResourceSchema.and(
+  z.object({
+    /** The student's own keep (false in a preview). */
+    saved: z.boolean(),
+  }),
+);
+export type LessonViewResource = z.infer<typeof lessonViewResourceSchema>;
+
 /** GET /api/content/lessons/:lessonId */
 export const lessonViewSchema = z.object({
   lesson: z.object({
@@ -443,7 +485,12 @@ export const lessonViewSchema = z.object({
   mode: z.enum(["student", "preview"]),
   /** Whether the caller may start, answer and finish attempts (not while viewing as a student). */
   canAnswer: z.boolean(),
-  resources: z.array(lessonResourceSchema),
+  /**
+   * Whether the caller may keep the lesson's resources for later (PUT and DELETE
+   * /api/content/saved-resources/:resourceId): the student themself, not staff viewing as them.
+   */
+  canSave: z.boolean(),
+  resources: z.array(lessonViewResourceSchema),
   /** The student's attempts, newest first. */
   attempts: z.array(lessonAttemptSummarySchema),
   openAttempt: z

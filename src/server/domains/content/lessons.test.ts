@@ -437,6 +437,72 @@ describe("who may open, start, answer and finish", () => {
   });
 });
 
+describe("resources kept for later", () => {
+  const keep = (who: string, resourceId: string, method: "PUT" | "DELETE" = "PUT") =>
+    call(who, `/saved-resources/${resourceId}`, { method });
+  const savedOf = (current: LessonView) =>
+    Object.fromEntries(current.resources.map((resource) => [resource.title, resource.saved]));
+
+  it("are marked in the student's lesson as they are kept and let go", async () => {
+    const before = await view();
+    expect(before.canSave).toBe(true);
+    expect(savedOf(before)).toEqual({ "Read first": false, Practice: false, Watch: false });
+    const [article, , video] = before.resources;
+
+    expect((await keep("student", article?.id as string)).status).toBe(204);
+    expect((await keep("student", video?.id as string)).status).toBe(204);
+    expect(savedOf(await view())).toEqual({ "Read first": true, Practice: false, Watch: true });
+
+    expect((await keep("student", article?.id as string, "DELETE")).status).toBe(204);
+    expect(savedOf(await view())).toEqual({ "Read first": false, Practice: false, Watch: true });
+    expect((await keep("student", video?.id as string, "DELETE")).status).toBe(204);
+    expect(savedOf(await view())).toEqual({ "Read first": false, Practice: false, Watch: false });
+  });
+
+  it("are each student's own: another student's keeps do not show", async () => {
+    // Jordan is a student of another Math class of the course.
+    const [article, , video] = (await view()).resources;
+    expect((await keep("jordan", article?.id as string)).status).toBe(204);
+    expect((await keep("student", video?.id as string)).status).toBe(204);
+    expect(savedOf(await view())).toEqual({ "Read first": false, Practice: false, Watch: true });
+    expect(savedOf(await view("jordan"))).toEqual({ "Read first": true, Practice: false, Watch: false });
+    expect((await keep("jordan", article?.id as string, "DELETE")).status).toBe(204);
+    expect((await keep("student", video?.id as string, "DELETE")).status).toBe(204);
+  });
+
+  it("are kept by the student alone: staff preview and staff viewing as the student only look", async () => {
+    const [article] = (await view()).resources;
+    expect((await keep("student", article?.id as string)).status).toBe(204);
+
+    const preview = await view("guide");
+    expect(preview.canSave).toBe(false);
+    expect(Object.values(savedOf(preview))).not.toContain(true);
+    expect((await keep("guide", article?.id as string)).status).toBe(403);
+    expect((await keep("admin", article?.id as string, "DELETE")).status).toBe(403);
+    expect((await keep("parent", article?.id as string)).status).toBe(403);
+
+    const guide = await t.signIn("guide@dash.demo");
+    await t.request("/api/auth/impersonation", {
+      json: { userId: AVA, reason: "Helping with a lesson" },
+      cookie: guide,
+    });
+    const asAva = await t.request(`/api/content/lessons/${lesson.lessonId}`, { cookie: guide });
+    const seen = (await asAva.json()) as LessonView;
+    expect(seen.canSave).toBe(false);
+    // The Guide sees what Ava keeps, and cannot change it.
+    expect(savedOf(seen)["Read first"]).toBe(true);
+    const letGo = await t.request(`/api/content/saved-resources/${article?.id}`, {
+      method: "DELETE",
+      cookie: guide,
+    });
+    expect(letGo.status).toBe(403);
+    await t.request("/api/auth/impersonation", { method: "DELETE", cookie: guide });
+
+    expect(savedOf(await view())["Read first"]).toBe(true);
+    expect((await keep("student", article?.id as string, "DELETE")).status).toBe(204);
+  });
+});
+
 describe("at the same moment", () => {
   it("two starts make one attempt, and two finishes one event and one award", async () => {
     const concurrent = await seedLesson(t, MAPLE_MATH, unitOf("maple-grove", "Math", 1), "At once");

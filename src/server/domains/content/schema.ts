@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigserial,
   boolean,
   date,
   index,
@@ -66,6 +67,28 @@ export const qtiDocumentChanges = pgTable(
     previousRawXml: text("previous_raw_xml"),
   },
   (table) => [index("qti_document_changes_document_idx").on(table.kind, table.identifier, table.at)],
+);
+
+/**
+ * The history of a course's syllabus: each unit, lesson and resource created, changed, moved or
+ * removed, by whom and when. Units are bare course components with only a modification date, and
+ * lessons and resources keep only their last change: this keeps every one.
+ */
+export const syllabusChanges = pgTable(
+  "syllabus_changes",
+  {
+    /** In the order the edits were made, which their times (one per request) cannot always tell. */
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    courseSourcedId: text("course_sourced_id").notNull(),
+    actorSourcedId: text("actor_sourced_id").notNull(),
+    action: text("action").$type<"create" | "update" | "remove" | "move">().notNull(),
+    targetKind: text("target_kind").$type<"unit" | "lesson" | "resource">().notNull(),
+    targetId: text("target_id").notNull(),
+    /** What changed: the fields and their new values, or the new parent and order. */
+    details: jsonb("details").notNull().default(sql`'{}'::jsonb`),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("syllabus_changes_course_idx").on(table.courseSourcedId, table.id)],
 );
 
 /** Media of content packages (pictures, audio, stylesheets), stored once by their SHA-256. */

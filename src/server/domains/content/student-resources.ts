@@ -117,7 +117,7 @@ export async function studentResources(
  * A student keeps resources for themself: not their family or staff, and not staff viewing Dash
  * as the student (what a student keeps is theirs to choose).
  */
-function mayKeepResources(actor: Actor, studentId: string): boolean {
+export function mayKeepResources(actor: Actor, studentId: string): boolean {
   return actor.activeRole === "student" && actor.user.sourcedId === studentId && !actor.session.impersonation;
 }
 

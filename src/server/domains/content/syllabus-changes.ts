@@ -6,7 +6,9 @@ import {
   type ResourceCreate,
   type ResourceInput,
   type SyllabusChange,
+  type SyllabusHistoryAction,
   type SyllabusMove,
+  type SyllabusTargetKind,
   type UnitChanges,
   type UnitInput,
 } from "../../../shared/contracts/content";
@@ -41,12 +43,21 @@ interface Edit {
   now: Date;
 }
 
+/** What an edit did, for the syllabus's history; `id` is what the caller gets back. */
+interface Done {
+  action: SyllabusHistoryAction;
+  targetKind: SyllabusTargetKind;
+  targetId: string;
+  details?: Record<string, unknown>;
+  id: string | null;
+}
+
 async function editSyllabus(
   db: Database,
   actor: Actor,
   courseId: string,
   now: Date,
-  change: (edit: Edit) => Promise<string | null>,
+  change: (edit: Edit) => Promise<Done>,
 ): Promise<SyllabusChange> {
   const editable = editableCourses(actor);
   if (!editable)
@@ -62,7 +73,14 @@ async function editSyllabus(
         where c.sourced_id = ${courseId} and ${editable} for update of c`,
     );
     if (!course) throw courseNotFound();
-    return change({ tx, courseId, by: actor.realUser.sourcedId, now });
+    const by = actor.realUser.sourcedId;
+    const done = await change({ tx, courseId, by, now });
+    await tx.execute(
+      sql`insert into syllabus_changes (course_sourced_id, actor_sourced_id, action, target_kind, target_id, details, at)
+        values (${courseId}, ${by}, ${done.action}, ${done.targetKind}, ${done.targetId},
+          ${JSON.stringify(done.details ?? {})}::jsonb, ${now.toISOString()})`,
+    );
+    return done.id;
   });
   return { syllabus: await getSyllabus(db, actor, courseId), id };
 }
@@ -171,7 +189,13 @@ export function createUnit(db: Database, actor: Actor, courseId: string, input: 
       { title: input.title, sortOrder, parentComponentSourcedId: null, metadata: null },
       now,
     );
-    return unit.sourcedId;
+    return {
+      action: "create",
+      targetKind: "unit",
+      targetId: unit.sourcedId,
+      details: input,
+      id: unit.sourcedId,
+    };
   });
 }
 
@@ -186,7 +210,7 @@ export function renameUnit(
   return editSyllabus(db, actor, courseId, now, async (edit) => {
     await requireUnit(edit, unitId);
     await updateComponent(edit.tx, courseId, unitId, { title: changes.title }, now);
-    return unitId;
+    return { action: "update", targetKind: "unit", targetId: unitId, details: changes, id: unitId };
   });
 }
 
@@ -200,7 +224,7 @@ export function removeUnit(db: Database, actor: Actor, courseId: string, unitId:
     );
     if (row && row.lessons > 0) throw new AppError("conflict", message("content:syllabus.unitHasLessons"));
     await removeComponent(edit.tx, courseId, unitId, now);
-    return null;
+    return { action: "remove", targetKind: "unit", targetId: unitId, id: null };
   });
 }
 
@@ -217,7 +241,8 @@ export function createLesson(db: Database, actor: Actor, courseId: string, input
       now,
     );
     await touchLesson(edit, lesson.sourcedId);
-    return lesson.sourcedId;
+    const id = lesson.sourcedId;
+    return { action: "create", targetKind: "lesson", targetId: id, details: input, id };
   });
 }
 
@@ -236,10 +261,13 @@ export function updateLesson(
     const settings: SQL[] = [];
     if (changes.expectedXp !== undefined) settings.push(sql`expected_xp = ${changes.expectedXp}`);
     if (changes.masteryPercent !== undefined) settings.push(sql`mastery_percent = ${changes.masteryPercent}`);
-    if (changes.descriptionHtml !== undefined)
-      settings.push(sql`description_html = ${storedRichText(changes.descriptionHtml)}`);
+    const details: Record<string, unknown> = { ...changes };
+    if (changes.descriptionHtml !== undefined) {
+      details.descriptionHtml = storedRichText(changes.descriptionHtml);
+      settings.push(sql`description_html = ${details.descriptionHtml}`);
+    }
     await touchLesson(edit, lessonId, settings);
-    return lessonId;
+    return { action: "update", targetKind: "lesson", targetId: lessonId, details, id: lessonId };
   });
 }
 
@@ -252,7 +280,7 @@ export function removeLesson(db: Database, actor: Actor, courseId: string, lesso
     await requireLesson(edit, lessonId);
     await removeComponent(edit.tx, courseId, lessonId, now);
     await touchLesson(edit, lessonId);
-    return null;
+    return { action: "remove", targetKind: "lesson", targetId: lessonId, id: null };
   });
 }
 
@@ -323,6 +351,14 @@ async function missingQtiItems(edit: Edit, identifiers: string[]): Promise<strin
   return identifiers.filter((identifier) => !found.has(identifier));
 }
 
+/** A resource's kind and the columns it sets, as its history keeps them. */
+function resourceDetails(kind: ResourceInput["kind"], columns: Awaited<ReturnType<typeof resourceColumns>>) {
+  const set = Object.entries(columns).filter(
+    ([, value]) => value !== null && !(Array.isArray(value) && value.length === 0),
+  );
+  return { kind, ...Object.fromEntries(set) };
+}
+
 /** The columns a resource's kind sets; the other kinds' columns are cleared. */
 async function resourceColumns(edit: Edit, input: ResourceInput) {
   const columns = {
@@ -378,7 +414,9 @@ export function createResource(
           ${edit.by}, ${now.toISOString()}, ${edit.by}, ${now.toISOString()})
         returning id::text as id`,
     );
-    return created?.id ?? null;
+    const id = created?.id as string;
+    const details = { lessonId: input.lessonId, ...resourceDetails(input.kind, values) };
+    return { action: "create", targetKind: "resource", targetId: id, details, id };
   });
 }
 
@@ -401,7 +439,8 @@ export function updateResource(
           app_id = ${values.appId}::uuid, updated_by = ${edit.by}, updated_at = ${now.toISOString()}
         where ${uuidEquals(sql`id`, resourceId)}`,
     );
-    return resourceId;
+    const details = resourceDetails(input.kind, values);
+    return { action: "update", targetKind: "resource", targetId: resourceId, details, id: resourceId };
   });
 }
 
@@ -414,7 +453,7 @@ export function removeResource(db: Database, actor: Actor, courseId: string, res
           updated_at = ${now.toISOString()}
         where ${uuidEquals(sql`id`, resourceId)}`,
     );
-    return null;
+    return { action: "remove", targetKind: "resource", targetId: resourceId, id: null };
   });
 }
 
@@ -429,6 +468,13 @@ export function removeResource(db: Database, actor: Actor, courseId: string, res
 export function moveInSyllabus(db: Database, actor: Actor, courseId: string, move: SyllabusMove, now: Date) {
   return editSyllabus(db, actor, courseId, now, async (edit) => {
     const { kind, id, parentId, orderedIds } = move;
+    const done = {
+      action: "move",
+      targetKind: kind,
+      targetId: id,
+      details: { parentId, orderedIds },
+      id,
+    } as const;
     const twice = orderedIds.filter((entry, index) => orderedIds.indexOf(entry) !== index);
     if (twice.length)
       throw refuse("orderedIds", message("content:syllabus.listedTwice", { ids: twice.join(", ") }));
@@ -449,7 +495,7 @@ export function moveInSyllabus(db: Database, actor: Actor, courseId: string, mov
       checkAll(await unitsAmong(edit, orderedIds));
       await requireSiblings(edit, orderedIds, componentIds(edit, null));
       await reorderComponents(edit.tx, courseId, orderedIds, now);
-      return id;
+      return done;
     }
     const destination = parentId as string;
     if (kind === "lesson") {
@@ -466,7 +512,7 @@ export function moveInSyllabus(db: Database, actor: Actor, courseId: string, mov
         await updateComponent(edit.tx, courseId, id, { parentComponentSourcedId: destination }, now);
       await reorderComponents(edit.tx, courseId, orderedIds, now);
       await touchLesson(edit, id);
-      return id;
+      return done;
     }
     if (!(await lessonsAmong(edit, [destination])).has(destination))
       throw notInCourse("parentId", [destination]);
@@ -484,7 +530,7 @@ export function moveInSyllabus(db: Database, actor: Actor, courseId: string, mov
         from (values ${sql.join(positions, sql`, `)}) as p(id, position)
         where r.id = p.id`,
     );
-    return id;
+    return done;
   });
 }
 

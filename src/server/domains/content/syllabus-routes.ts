@@ -7,6 +7,7 @@ import {
   resourceCreateSchema,
   resourceInputSchema,
   type SyllabusChange,
+  syllabusHistoryQuerySchema,
   syllabusMoveSchema,
   unitChangesSchema,
   unitInputSchema,
@@ -16,7 +17,7 @@ import type { AppDeps, AppEnv } from "../../lib/context";
 import { message } from "../../lib/i18n";
 import { readJsonBody, readParams, readQuery } from "../../lib/validation";
 import { answerList } from "../rostering/list";
-import { findLessons, getSyllabus, SYLLABUS_EDITORS } from "./syllabus";
+import { findLessons, getSyllabus, SYLLABUS_EDITORS, syllabusHistory } from "./syllabus";
 import {
   createLesson,
   createResource,
@@ -54,6 +55,13 @@ export function syllabusRoutes({ db, auth }: AppDeps) {
         response: { syllabus: await getSyllabus(db, currentActor(c), courseId) },
       });
     })
+    .get("/courses/:courseId/syllabus/changes", (c) =>
+      answerList(c, () => {
+        const actor = editor(c);
+        const { courseId } = readParams(c, courseParam);
+        return syllabusHistory(db, actor, courseId, readQuery(c, syllabusHistoryQuerySchema));
+      }),
+    )
     .post("/courses/:courseId/syllabus/units", async (c) => {
       const actor = editor(c);
       const { courseId } = readParams(c, courseParam);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type {
   LessonListRow,
   Syllabus,
+  SyllabusHistoryEntry,
   SyllabusLesson,
   SyllabusUnit,
 } from "../../../shared/contracts/content";
@@ -27,6 +28,7 @@ const AVA = demoId("student-ava");
 const SCIENCE = demoId("course-maple-grove-Science");
 const READING = demoId("course-maple-grove-Reading");
 const MATH = demoId("course-maple-grove-Math");
+const LANGUAGE = demoId("course-maple-grove-Language");
 const RIVERSIDE_MATH = demoId("course-riverside-Math");
 
 async function call(who: string, path: string, init: { method?: string; json?: unknown } = {}) {
@@ -272,7 +274,7 @@ describe("units and lessons", () => {
     const lessonId = (await addLesson(SCIENCE, unitId, "Rocks")).id as string;
     const path = `/courses/${SCIENCE}/syllabus/lessons/${lessonId}`;
     for (const json of [
-      { expectedXp: 1001 },
+      { expectedXp: 501 },
       { expectedXp: -1 },
       { expectedXp: 1.234 },
       { masteryPercent: 0 },
@@ -682,6 +684,91 @@ describe("who may edit", () => {
     expect((await call("guideAsAva", `${path}/units`, { json: { title: "As Ava" } })).status).toBe(403);
     expect((await call("guideAsAva", path)).status).toBe(200);
     expect((await call("guideAsAva", `/courses/${RIVERSIDE_MATH}/syllabus`)).status).toBe(404);
+  });
+});
+
+describe("the syllabus's history", () => {
+  const historyOf = (courseId: string, who = "admin", query = "") =>
+    call(who, `/courses/${courseId}/syllabus/changes${query}`);
+
+  it("records every edit with who made it, in the same transaction, newest first", async () => {
+    const unitId = (await addUnit(LANGUAGE, "Shapes")).id as string;
+    await edit("guide", `/courses/${LANGUAGE}/syllabus/units/${unitId}`, {
+      method: "PATCH",
+      json: { title: "Shapes and solids" },
+    });
+    const lessonId = (await addLesson(LANGUAGE, unitId, "Cubes", "guide")).id as string;
+    await edit("admin", `/courses/${LANGUAGE}/syllabus/lessons/${lessonId}`, {
+      method: "PATCH",
+      json: { expectedXp: 40, descriptionHtml: '<p onclick="steal()">Six faces</p>' },
+    });
+    const resourceId = (
+      await addResource(
+        LANGUAGE,
+        lessonId,
+        { kind: "video", title: "Nets", videoUrl: "https://example.org/nets.mp4" },
+        "guide",
+      )
+    ).id as string;
+    await edit("guide", `/courses/${LANGUAGE}/syllabus/resources/${resourceId}`, { method: "DELETE" });
+    // A refused edit leaves no trace.
+    expect(
+      (await call("admin", `/courses/${LANGUAGE}/syllabus/units/${unitId}`, { method: "DELETE" })).status,
+    ).toBe(409);
+
+    const { status, body } = await historyOf(LANGUAGE, "admin", "?limit=6");
+    expect(status).toBe(200);
+    const entries = body.data as SyllabusHistoryEntry[];
+    expect(entries.map((entry) => [entry.action, entry.targetKind, entry.actor.sourcedId])).toEqual([
+      ["remove", "resource", GUIDE],
+      ["create", "resource", GUIDE],
+      ["update", "lesson", ADMIN],
+      ["create", "lesson", GUIDE],
+      ["update", "unit", GUIDE],
+      ["create", "unit", ADMIN],
+    ]);
+    expect(entries[0]).toMatchObject({ targetId: resourceId, targetTitle: "Nets", details: {} });
+    expect(entries[1]?.details).toEqual({
+      lessonId,
+      kind: "video",
+      title: "Nets",
+      videoUrl: "https://example.org/nets.mp4",
+    });
+    // What was stored, sanitised, is what the history keeps.
+    expect(entries[2]?.details).toEqual({ expectedXp: 40, descriptionHtml: "<p>Six faces</p>" });
+    expect(entries[4]).toMatchObject({
+      targetId: unitId,
+      targetTitle: "Shapes and solids",
+      details: { title: "Shapes and solids" },
+    });
+    expect(entries[4]?.actor.name).toBe("Maya Patel");
+    expect(body.total).toBeGreaterThanOrEqual(6);
+  });
+
+  it("records a move with the new parent and order", async () => {
+    const units = (await syllabusOf(LANGUAGE)).units.map((unit) => unit.sourcedId);
+    const orderedIds = [...units.slice(1), units[0] as string];
+    await edit("admin", `/courses/${LANGUAGE}/syllabus/move`, {
+      json: { kind: "unit", id: units[0], parentId: null, orderedIds },
+    });
+    const [latest] = (await historyOf(LANGUAGE, "admin", "?limit=1")).body.data as SyllabusHistoryEntry[];
+    expect(latest).toMatchObject({
+      action: "move",
+      targetKind: "unit",
+      targetId: units[0],
+      details: { parentId: null, orderedIds },
+    });
+  });
+
+  it("is for those who may edit the course: 403 for other roles, 404 for another Guide's course, 400 for a bad page", async () => {
+    expect((await historyOf(SCIENCE, "guide")).status).toBe(200);
+    for (const who of ["student", "parent", "proctor"])
+      expect((await historyOf(SCIENCE, who)).status).toBe(403);
+    expect((await historyOf(RIVERSIDE_MATH, "guide")).status).toBe(404);
+    expect((await historyOf("no-such-course")).status).toBe(404);
+    const bad = await historyOf(SCIENCE, "admin", "?limit=500");
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe("validation_failed");
   });
 });
 

@@ -5,6 +5,7 @@ import {
   type LessonListQuery,
   type LessonListRow,
   type Syllabus,
+  type SyllabusHistoryEntry,
 } from "../../../shared/contracts/content";
 import { type Database, queryRows } from "../../db/client";
 import type { Actor } from "../../lib/context";
@@ -93,6 +94,38 @@ export async function getSyllabus(db: Database, actor: Actor, courseId: string):
   const syllabus = reach && (await selectSyllabus(db, courseId, reach));
   if (!syllabus) throw courseNotFound();
   return syllabus;
+}
+
+/**
+ * A syllabus's history, newest first, for those who may edit the course (404 otherwise). Titles
+ * are the unit's, lesson's or resource's as it now is, removed ones included.
+ */
+export async function syllabusHistory(
+  db: Database,
+  actor: Actor,
+  courseId: string,
+  page: { offset: number; limit: number },
+): Promise<ListPage<SyllabusHistoryEntry>> {
+  const editable = editableCourses(actor);
+  const [course] = editable
+    ? await queryRows(db, sql`select 1 from courses c where c.sourced_id = ${courseId} and ${editable}`)
+    : [];
+  if (!course) throw courseNotFound();
+  const from = sql`from syllabus_changes h where h.course_sourced_id = ${courseId}`;
+  return pageOf<SyllabusHistoryEntry>(db, {
+    rows: sql`select h.id::text as id, ${isoInstant(sql`h.at`)} as at,
+        json_build_object('sourcedId', h.actor_sourced_id,
+          'name', coalesce((select p.given_name || ' ' || p.family_name from users p where p.sourced_id = h.actor_sourced_id), h.actor_sourced_id)) as actor,
+        h.action, h.target_kind as "targetKind", h.target_id as "targetId",
+        case when h.target_kind = 'resource'
+          then (select r.title from lesson_resources r where r.id::text = h.target_id)
+          else (select k.title from course_components k where k.sourced_id = h.target_id) end as "targetTitle",
+        h.details
+      ${from}
+      order by h.id desc
+      limit ${page.limit} offset ${page.offset}`,
+    count: sql`select count(*) as total ${from}`,
+  });
 }
 
 /**

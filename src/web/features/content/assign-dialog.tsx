@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { X } from "lucide-react";
 import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -227,9 +227,17 @@ export function AssignDialog({
   const [students, setStudents] = useState<PickedStudent[]>([]);
   const [dueDate, setDueDate] = useState("");
   const [note, setNote] = useState("");
+  // What the form itself finds missing; the server's refusals come from `assign`.
   const [problem, setProblem] = useState<string | null>(null);
-  const [isBusy, setIsBusy] = useState(false);
   const kindName = useId();
+  const assign = useMutation({
+    mutationFn: createAssignments,
+    onSuccess: async (created) => {
+      await queryClient.invalidateQueries({ queryKey: assignmentKeys.all });
+      onDone(t("lessons.assignments.form.assigned", { count: created.assignments.length }));
+      onClose();
+    },
+  });
 
   const toggleClass = (classId: string) => {
     setProblem(null);
@@ -241,8 +249,9 @@ export function AssignDialog({
     });
   };
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
+    assign.reset();
     if (!courseId) return setProblem(t("lessons.assignments.form.needCourse"));
     if (targetKind === "lesson" && !lessonId) return setProblem(t("lessons.assignments.form.needLesson"));
     const assignees: Assignee[] = [
@@ -250,23 +259,14 @@ export function AssignDialog({
       ...students.map((student) => ({ kind: "student" as const, id: student.sourcedId })),
     ];
     if (assignees.length === 0) return setProblem(t("lessons.assignments.form.needAssignee"));
-    setIsBusy(true);
     setProblem(null);
-    try {
-      const created = await createAssignments({
-        targetKind,
-        targetId: targetKind === "course" ? courseId : lessonId,
-        assignees,
-        dueDate: dueDate || null,
-        note: note.trim() || null,
-      });
-      await queryClient.invalidateQueries({ queryKey: assignmentKeys.all });
-      onDone(t("lessons.assignments.form.assigned", { count: created.assignments.length }));
-      onClose();
-    } catch (error) {
-      setProblem(failureMessage(error, t("lessons.assignments.form.failed")));
-      setIsBusy(false);
-    }
+    assign.mutate({
+      targetKind,
+      targetId: targetKind === "course" ? courseId : lessonId,
+      assignees,
+      dueDate: dueDate || null,
+      note: note.trim() || null,
+    });
   }
 
   return (
@@ -343,8 +343,12 @@ export function AssignDialog({
         </Fieldset>
 
         <DueAndNote dueDate={dueDate} onDueDate={setDueDate} note={note} onNote={setNote} />
-        <FormProblem text={problem} />
-        <Buttons onClose={onClose} isBusy={isBusy} label={t("lessons.assignments.form.assign")} />
+        <FormProblem
+          text={
+            problem ?? (assign.error && failureMessage(assign.error, t("lessons.assignments.form.failed")))
+          }
+        />
+        <Buttons onClose={onClose} isBusy={assign.isPending} label={t("lessons.assignments.form.assign")} />
       </form>
     </Dialog>
   );
@@ -370,22 +374,19 @@ export function ChangeAssignmentDialog({
   const queryClient = useQueryClient();
   const [dueDate, setDueDate] = useState(assignment.dueDate ?? "");
   const [note, setNote] = useState(assignment.note ?? "");
-  const [problem, setProblem] = useState<string | null>(null);
-  const [isBusy, setIsBusy] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setIsBusy(true);
-    setProblem(null);
-    try {
-      await updateAssignment(assignment.id, { dueDate: dueDate || null, note: note.trim() || null });
+  const save = useMutation({
+    mutationFn: () =>
+      updateAssignment(assignment.id, { dueDate: dueDate || null, note: note.trim() || null }),
+    onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: assignmentKeys.all });
       onDone(t("lessons.assignments.form.changed", { title: assignment.targetTitle }));
       onClose();
-    } catch (error) {
-      setProblem(failureMessage(error, t("lessons.assignments.form.failed")));
-      setIsBusy(false);
-    }
+    },
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    save.mutate();
   }
 
   return (
@@ -399,8 +400,8 @@ export function ChangeAssignmentDialog({
     >
       <form onSubmit={submit} className="mt-4 space-y-4">
         <DueAndNote dueDate={dueDate} onDueDate={setDueDate} note={note} onNote={setNote} />
-        <FormProblem text={problem} />
-        <Buttons onClose={onClose} isBusy={isBusy} label={t("lessons.assignments.form.save")} />
+        <FormProblem text={save.error && failureMessage(save.error, t("lessons.assignments.form.failed"))} />
+        <Buttons onClose={onClose} isBusy={save.isPending} label={t("lessons.assignments.form.save")} />
       </form>
     </Dialog>
   );

@@ -23,8 +23,8 @@ import { LessonPreview } from "./course-builder-preview";
 import { ResourceDialog } from "./course-builder-resource-dialog";
 import { RESOURCE_ICONS, type Selection } from "./course-builder-tree";
 import { useReportUnsaved } from "./course-builder-unsaved";
-import { VideoEmbed } from "./course-builder-video";
 import { keepSyllabus, syllabusEdits } from "./syllabus-api";
+import { VideoEmbed } from "./video-embed";
 
 const ArticleEditor = lazy(() => import("./course-builder-article-editor"));
 

@@ -12,6 +12,7 @@ import { ApiRequestError } from "../../lib/http";
 import { Problem } from "../courses/list-controls";
 import { EmptyState, Loading, QueryError, Section } from "../home/parts";
 import { AddByTitle, LessonEditor, ResourceEditor, UnitEditor } from "./course-builder-editors";
+import { SyllabusHistoryButton } from "./course-builder-history";
 import { applyMove, arrange, layoutOf } from "./course-builder-moves";
 import { type Selection, SyllabusTree } from "./course-builder-tree";
 import { useUnsavedForms } from "./course-builder-unsaved";
@@ -109,14 +110,17 @@ export function CourseBuilderPage() {
           .filter(Boolean)
           .join(" · ")}
         actions={
-          <Link
-            to="/app/course/$courseId"
-            params={{ courseId }}
-            className={buttonClass("secondary", "inline-flex items-center gap-1.5")}
-          >
-            <ArrowLeft aria-hidden="true" className="size-4" />
-            {t("builder.backToCourse")}
-          </Link>
+          <div className="flex flex-wrap gap-2">
+            <SyllabusHistoryButton courseId={courseId} />
+            <Link
+              to="/app/course/$courseId"
+              params={{ courseId }}
+              className={buttonClass("secondary", "inline-flex items-center gap-1.5")}
+            >
+              <ArrowLeft aria-hidden="true" className="size-4" />
+              {t("builder.backToCourse")}
+            </Link>
+          </div>
         }
       />
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(18rem,26rem)_minmax(0,1fr)]">

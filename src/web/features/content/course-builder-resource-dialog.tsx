@@ -12,8 +12,8 @@ import { buttonClass, TextField } from "../../components/ui/form";
 import { Problem, SELECT_CLASS, SearchBox } from "../courses/list-controls";
 import { Loading } from "../home/parts";
 import { DialogKeepingChanges } from "./course-builder-unsaved";
-import { VideoEmbed } from "./course-builder-video";
 import { keepSyllabus, learningAppsQuery, qtiBankQuery, qtiTestQuery, syllabusEdits } from "./syllabus-api";
+import { VideoEmbed } from "./video-embed";
 
 const ArticleEditor = lazy(() => import("./course-builder-article-editor"));
 

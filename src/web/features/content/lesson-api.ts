@@ -7,6 +7,7 @@ import type {
   LessonView,
 } from "../../../shared/contracts/content";
 import { ApiRequestError, answerOf, apiFetch } from "../../lib/http";
+import { unsaveResource } from "./assignments-api";
 
 /** A lesson as a student takes it: the lesson, attempts, saving answers and the finish. */
 
@@ -63,3 +64,19 @@ export const finishAttempt = (attemptId: string, activeSeconds: number) =>
 
 /** The server said the attempt is no longer open (finished in another tab): the page reads the lesson again. */
 export const isAttemptClosed = (error: unknown) => error instanceof ApiRequestError && error.status === 409;
+
+/**
+ * PUT or DELETE /api/content/saved-resources/:resourceId: the student keeps a resource for later,
+ * or lets it go. Letting go of one that is no longer kept (let go in another tab) is done already.
+ */
+export async function keepResource(resourceId: string, keep: boolean): Promise<void> {
+  if (keep) {
+    await apiFetch(`/api/content/saved-resources/${encodeURIComponent(resourceId)}`, z.unknown(), {
+      method: "PUT",
+    });
+    return;
+  }
+  await unsaveResource(resourceId).catch((error: unknown) => {
+    if (!(error instanceof ApiRequestError && error.status === 404)) throw error;
+  });
+}

@@ -1,6 +1,9 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { QtiResponseValue } from "../../../shared/contracts/content";
-import { saveResponse } from "./lesson-api";
+import type { LessonView, QtiResponseValue } from "../../../shared/contracts/content";
+import { useAuth } from "../auth/use-auth";
+import { assignmentKeys } from "./assignments-api";
+import { keepResource, lessonKeys, saveResponse } from "./lesson-api";
 
 /** An item's answer: its responses by response identifier. */
 export type ItemAnswer = Record<string, QtiResponseValue>;
@@ -130,4 +133,47 @@ export function useActiveSeconds(attemptId: string | null): () => number {
 /** Forgets a finished attempt's count. */
 export function forgetActiveSeconds(attemptId: string) {
   sessionStorage.removeItem(activeKey(attemptId));
+}
+
+/**
+ * Keeps one of the lesson's resources for later, or lets it go. The step shows the change at once;
+ * the clicks on one resource are sent one after the other, and when the last one fails the step
+ * goes back to what the server last confirmed. The student's resources page is read again after.
+ */
+export function useKeepForLater(lessonId: string, resource: { id: string; saved: boolean }) {
+  const queryClient = useQueryClient();
+  const { user } = useAuth();
+  const confirmed = useRef(resource.saved);
+  const pending = useRef(0);
+  // With nothing on its way, the lesson as read holds what the server said.
+  if (pending.current === 0) confirmed.current = resource.saved;
+  const show = (saved: boolean) =>
+    queryClient.setQueryData<LessonView>(lessonKeys.lesson(lessonId), (current) =>
+      current
+        ? {
+            ...current,
+            resources: current.resources.map((shown) =>
+              shown.id === resource.id ? { ...shown, saved } : shown,
+            ),
+          }
+        : current,
+    );
+  return useMutation({
+    scope: { id: `saved-resource:${resource.id}` },
+    mutationFn: (keep: boolean) => keepResource(resource.id, keep),
+    onMutate: (keep) => {
+      pending.current += 1;
+      show(keep);
+    },
+    onSuccess: (_, keep) => {
+      confirmed.current = keep;
+    },
+    onError: () => {
+      if (pending.current === 1) show(confirmed.current);
+    },
+    onSettled: () => {
+      pending.current -= 1;
+      return queryClient.invalidateQueries({ queryKey: assignmentKeys.resources(user.sourcedId) });
+    },
+  });
 }

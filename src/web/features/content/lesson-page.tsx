@@ -30,7 +30,7 @@ import {
   useAnswerSaver,
 } from "./lesson-hooks";
 import { AttemptHistory, ResultPanel } from "./lesson-result";
-import { LessonSteps } from "./lesson-steps";
+import { LessonSteps, SaveForLater } from "./lesson-steps";
 
 const LINK_CLASS =
   "rounded font-semibold text-brand-700 underline-offset-2 hover:underline dark:text-brand-100";
@@ -380,6 +380,11 @@ function AttemptRunner({
         answers={answers}
         onAnswer={view.canAnswer ? onAnswer : undefined}
         readOnly={!view.canAnswer}
+        actionOf={
+          view.canSave
+            ? (resource) => <SaveForLater lessonId={view.lesson.id} resource={resource} />
+            : undefined
+        }
       />
       {view.canAnswer && (
         <section

@@ -18,8 +18,9 @@ const SVG_NS = "http://www.w3.org/2000/svg";
  * Dash's touches to the library's theme, inside each container's shadow root: colours and a focus
  * ring with enough contrast (the theme's focus colour is a pale, half-transparent blue), pictures
  * that fit a phone, formulas (fractions included) at the size of the text around them, an order
- * interaction that stacks its places in a narrow column instead of squeezing them side by side, and
- * read-only sliders and uploads that a pointer cannot change (the library checks only the keyboard).
+ * interaction that stacks its places in a narrow column instead of squeezing them side by side,
+ * read-only sliders and uploads that a pointer cannot change (the library checks only the keyboard),
+ * and read-only choices drawn as answerable ones, the chosen ones marked (not greyed out as disabled).
  */
 const DASH_THEME = `
 :host {
@@ -36,6 +37,8 @@ img, video { max-width: 100%; height: auto; }
 math { font-size: 1.1em; math-style: normal; }
 [tabindex]:focus-visible, qti-slider-interaction:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
 qti-slider-interaction[readonly]::part(rail), qti-upload-interaction[readonly] { pointer-events: none; }
+[data-read-only] { cursor: default; color: inherit; background-color: var(--qti-bg); outline: 0; }
+[data-read-only]:is(:state(--checked), [aria-checked="true"]) { background-color: var(--qti-bg-active); border-color: var(--qti-border-active); }
 qti-modal-feedback::part(feedback) { max-height: calc(100vh - 2rem); overflow: auto; }
 @container (max-width: 32rem) {
   qti-order-interaction::part(container) { flex-direction: column; }
@@ -80,7 +83,7 @@ type LitElementLike = HTMLElement & { updateComplete: Promise<unknown> };
  */
 export async function finishItem(item: HTMLElement, text: HostText) {
   keepMathInItsNamespace(item);
-  withoutFalseStates(item);
+  withAllowedChoiceStates(item);
   const fields = Array.from(
     item.querySelectorAll<LitElementLike>(
       "qti-text-entry-interaction, qti-extended-text-interaction, qti-upload-interaction, qti-slider-interaction",
@@ -115,24 +118,43 @@ function keepMathInItsNamespace(item: HTMLElement) {
   new MutationObserver(mend).observe(item, { childList: true, subtree: true });
 }
 
+/** The library's choices: they reflect their `readonly` and `disabled` as ARIA states. */
+const CHOICES =
+  "qti-simple-choice, qti-simple-associable-choice, qti-hottext, qti-hotspot-choice, qti-gap-text, qti-inline-choice";
+/** Marks a choice that states its read-only state as `aria-disabled` (Dash's theme draws it). */
+const READ_ONLY_CHOICE = "data-read-only";
+
+type ChoiceElement = HTMLElement & { disabled: boolean };
+
 /**
- * Choices reflect `aria-readonly="false"` and `aria-disabled="false"`, which say nothing, and the
- * role that would allow them lives in ElementInternals, where checkers cannot see it: they go.
+ * Choices reflect `aria-readonly` and `aria-disabled`, but the role that would allow them lives in
+ * ElementInternals, where checkers cannot see it: to them a choice is an element without a role,
+ * which may take `aria-disabled` (a global state) and not `aria-readonly`. So "false" states,
+ * which say nothing, go, and a read-only choice says `aria-disabled="true"` instead: it cannot be
+ * changed either way, and it leaves the tab order as the library's disabled choices do. Its
+ * interaction (which reflects `readonly` as an attribute) brings it back once answerable again.
  */
-function withoutFalseStates(item: HTMLElement) {
-  const clear = () => {
-    for (const element of Array.from(
-      item.querySelectorAll('[aria-readonly="false"], [aria-disabled="false"]'),
-    )) {
-      if (element.getAttribute("aria-readonly") === "false") element.removeAttribute("aria-readonly");
-      if (element.getAttribute("aria-disabled") === "false") element.removeAttribute("aria-disabled");
+function withAllowedChoiceStates(item: HTMLElement) {
+  const mend = () => {
+    for (const choice of Array.from(item.querySelectorAll<ChoiceElement>(CHOICES))) {
+      const interaction = choice.parentElement?.closest("[response-identifier]");
+      if (choice.getAttribute("aria-readonly") === "true") {
+        choice.setAttribute(READ_ONLY_CHOICE, "");
+        choice.disabled = true;
+      } else if (choice.hasAttribute(READ_ONLY_CHOICE) && !interaction?.hasAttribute("readonly")) {
+        choice.removeAttribute(READ_ONLY_CHOICE);
+        choice.disabled = interaction?.hasAttribute("disabled") ?? false;
+      }
+      // Taking the attribute away sets the choice's `readonly` to false: being disabled keeps it still.
+      choice.removeAttribute("aria-readonly");
+      if (choice.getAttribute("aria-disabled") === "false") choice.removeAttribute("aria-disabled");
     }
   };
-  clear();
-  new MutationObserver(clear).observe(item, {
+  mend();
+  new MutationObserver(mend).observe(item, {
     subtree: true,
     attributes: true,
-    attributeFilter: ["aria-readonly", "aria-disabled"],
+    attributeFilter: ["aria-readonly", "aria-disabled", "readonly"],
   });
 }
 

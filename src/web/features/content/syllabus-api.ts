@@ -10,6 +10,7 @@ import {
   type SyllabusChange,
   type SyllabusMove,
   syllabusChangeResponseSchema,
+  syllabusHistoryResponseSchema,
   syllabusResponseSchema,
   type UnitInput,
 } from "../../../shared/contracts/content";
@@ -22,6 +23,7 @@ import { i18next, loadCatalogues } from "../../lib/i18n";
 export const syllabusKeys = {
   all: ["syllabus"] as const,
   course: (courseId: string) => ["syllabus", "course", courseId] as const,
+  history: (courseId: string, limit: number) => ["syllabus", "history", courseId, limit] as const,
   lessons: (params: Record<string, string>) => ["syllabus", "lessons", params] as const,
 };
 
@@ -91,6 +93,19 @@ export function keepSyllabus(queryClient: QueryClient, courseId: string, changed
   // The admin lesson list counts what the edit may have changed.
   void queryClient.invalidateQueries({ queryKey: [...syllabusKeys.all, "lessons"] });
 }
+
+/** Who changed the syllabus and how, newest first: the latest `limit` edits. */
+export const syllabusHistoryQuery = (courseId: string, limit: number) =>
+  queryOptions({
+    queryKey: syllabusKeys.history(courseId, limit),
+    queryFn: ({ signal }) =>
+      apiFetch(`${base(courseId)}/changes?${searchParamsOf({ limit })}`, syllabusHistoryResponseSchema, {
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+    retry: (failures, error) => failures < 2 && !isRefusal(error),
+  });
 
 /** admin/lesson: lessons across courses, a page at a time. */
 export const lessonListQuery = (params: {

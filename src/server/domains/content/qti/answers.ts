@@ -1,3 +1,5 @@
+import type { QtiResponseValue } from "../../../../shared/contracts/content";
+import { readQtiDocument } from "./qti-document";
 import { descendants, nameOf, parseXml, serializeXml } from "./xml";
 
 /**
@@ -24,4 +26,16 @@ export function withoutAnswers(rawXml: string): string {
   for (const element of descendants(root))
     if (ANSWER_PARTS.has(nameOf(element))) element.parentNode?.removeChild(element);
   return serializeXml(document);
+}
+
+/** The correct responses an item declares, as the browser player would report them. */
+export function correctResponsesOf(rawXml: string): Record<string, QtiResponseValue> {
+  const responses: Record<string, QtiResponseValue> = {};
+  for (const declaration of readQtiDocument(rawXml).responseDeclarations)
+    if (declaration.correctResponse)
+      responses[declaration.identifier] =
+        declaration.cardinality === "single"
+          ? (declaration.correctResponse[0] ?? null)
+          : declaration.correctResponse;
+  return responses;
 }

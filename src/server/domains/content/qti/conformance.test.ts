@@ -3,8 +3,9 @@ import path from "node:path";
 import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yazl from "yazl";
-import type { QtiDocument, QtiPackageImport, QtiResponseValue } from "../../../../shared/contracts/content";
+import type { QtiDocument, QtiPackageImport } from "../../../../shared/contracts/content";
 import { createTestApp, type TestApp } from "../../../test/harness";
+import { correctResponsesOf } from "./answers";
 import { readQtiDocument } from "./qti-document";
 import { instantiateTemplate, scoreItem } from "./scoring";
 
@@ -62,18 +63,6 @@ const FULL_MARKS: Record<string, number | null> = {
   "upload.xml": null,
 };
 
-/** The correct responses an item declares, as the browser player would report them. */
-function correctResponses(rawXml: string): Record<string, QtiResponseValue> {
-  const responses: Record<string, QtiResponseValue> = {};
-  for (const declaration of readQtiDocument(rawXml).responseDeclarations)
-    if (declaration.correctResponse)
-      responses[declaration.identifier] =
-        declaration.cardinality === "single"
-          ? (declaration.correctResponse[0] ?? null)
-          : declaration.correctResponse;
-  return responses;
-}
-
 describe.skipIf(!hasFixtures)("the IMS QTI examples", () => {
   let t: TestApp;
   let admin: string;
@@ -110,7 +99,7 @@ describe.skipIf(!hasFixtures)("the IMS QTI examples", () => {
   it.each(xmlFiles("v3/items"))("scores v3 %s from its correct answer", (file) => {
     const xml = instantiateTemplate(fixture("v3/items", file), `conformance:${file}`);
     const full = FULL_MARKS[file];
-    const answered = scoreItem(xml, correctResponses(xml));
+    const answered = scoreItem(xml, correctResponsesOf(xml));
     const blank = scoreItem(xml, {});
     if (full === null) {
       expect(answered).toEqual({ score: 0, maxScore: 0, scored: false });
@@ -126,8 +115,8 @@ describe.skipIf(!hasFixtures)("the IMS QTI examples", () => {
     expect(converted.sourceVersion).toBe("2.2");
     expect(converted.rawXml).not.toMatch(/<(assessmentItem|responseDeclaration|itemBody|value)\b/);
     expect({ ...converted, rawXml: "", sourceVersion: "3.0" }).toEqual({ ...twin, rawXml: "" });
-    expect(scoreItem(converted.rawXml, correctResponses(twin.rawXml))).toEqual(
-      scoreItem(twin.rawXml, correctResponses(twin.rawXml)),
+    expect(scoreItem(converted.rawXml, correctResponsesOf(twin.rawXml))).toEqual(
+      scoreItem(twin.rawXml, correctResponsesOf(twin.rawXml)),
     );
     const response = await post("/items", fixture("v2p2", file), "text/xml");
     expect(response.status).toBe(200);

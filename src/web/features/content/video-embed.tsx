@@ -3,9 +3,9 @@ import { useTranslation } from "react-i18next";
 import { buttonClass } from "../../components/ui/form";
 
 /**
- * A lesson's video: YouTube and Vimeo links play in their privacy-enhanced players (no cookies
- * from youtube-nocookie.com, Vimeo's "do not track"), the only sites the app's CSP lets a page
- * frame; any other address opens in a tab of its own.
+ * A lesson's video, in the lesson and in the course builder: YouTube and Vimeo links play in their
+ * privacy-enhanced players (no cookies from youtube-nocookie.com, Vimeo's "do not track"), the only
+ * sites the app's CSP lets a page frame; any other address opens in a tab of its own.
  */
 
 const YOUTUBE_HOSTS = new Set([
@@ -75,15 +75,15 @@ export function VideoEmbed({ url, title }: { url: string; title: string }) {
         className={buttonClass("secondary", "inline-flex items-center gap-2")}
       >
         <PlayCircle aria-hidden="true" className="size-4" />
-        {t("builder.video.watch")}
-        <span className="sr-only">{t("builder.video.opensNewTab")}</span>
+        {t("video.watch")}
+        <span className="sr-only">{t("video.opensNewTab")}</span>
       </a>
     );
   return (
     <div className="aspect-video w-full overflow-hidden rounded-xl bg-black">
       <iframe
         src={embed}
-        title={t("builder.video.playerTitle", { title })}
+        title={t("video.playerTitle", { title })}
         className="size-full"
         loading="lazy"
         allow="fullscreen; picture-in-picture; encrypted-media"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { videoEmbedUrl } from "./course-builder-video";
+import { videoEmbedUrl } from "./video-embed";
 
 describe("a lesson video's player", () => {
   it("plays YouTube links in the privacy-enhanced player, keeping the start time", () => {
