@@ -32,7 +32,7 @@ const PARAMS: Record<string, string> = {
   orgId: demoId("maple-grove"),
   qtiId: "demo-item",
   lessonId: demoId("lesson-ocean-octopus"),
-  surveyId: demoId("survey-student-mood"),
+  surveyId: "demo-survey",
 };
 
 /** One demo account per role. */
