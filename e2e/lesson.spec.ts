@@ -1,7 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { CHOICE_ITEM, ESSAY_ITEM, TEMPLATE_ITEM } from "../src/server/domains/content/lesson-test-items";
 import { demoId } from "../src/server/seed/demo-accounts";
-import { apiSignIn, axeViolations, DESKTOP, loadAxe, PHONE, signInAs } from "./helpers";
+import { apiSignIn, DESKTOP, loadAxe, PHONE, SCREENS, screenshots, signInAs } from "./helpers";
 
 /**
  * A student takes a lesson: an administrator builds it (an article, three questions of the bank
@@ -11,7 +11,6 @@ import { apiSignIn, axeViolations, DESKTOP, loadAxe, PHONE, signInAs } from "./h
  * Dash as her.
  */
 
-const SCREENS = "test-results/screens";
 const MAPLE_MATH = demoId("course-maple-grove-Math");
 const FIRST_UNIT = demoId("component-maple-grove-Math-0");
 const TITLE = `Even numbers ${Math.random().toString(36).slice(2, 7)}`;
@@ -31,26 +30,6 @@ async function standInPlayer(page: Page) {
         <p>▶ Even numbers, the video</p></body></html>`,
     }),
   );
-}
-
-/** The page at a phone's width and a laptop's, light and dark: pictured, and checked with axe. */
-async function screenshot(page: Page, name: string) {
-  for (const [width, viewport] of [
-    [390, PHONE],
-    [1280, DESKTOP],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    const sidebar = page.getByRole("navigation", { name: "Main" });
-    if (width === 390) await expect(sidebar).not.toBeInViewport();
-    else await expect(sidebar).toBeInViewport();
-    await page.screenshot({ path: `${SCREENS}/lesson-${name}-${width}.png`, fullPage: true });
-    expect(await axeViolations(page), `${name} at ${width}`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: "dark" });
-  await expect(page.locator("html")).toHaveClass(/dark/);
-  await page.screenshot({ path: `${SCREENS}/lesson-${name}-dark-1280.png`, fullPage: true });
-  expect(await axeViolations(page), `${name} in the dark`).toEqual([]);
-  await page.emulateMedia({ colorScheme: "light" });
 }
 
 /** The lesson, made through the QTI bank's and the course builder's APIs. */
@@ -117,7 +96,7 @@ test.describe
       await expect(main.getByText(`Worth ${EXPECTED_XP} XP`)).toBeVisible();
       await expect(main.getByText("Master it with 80% or more")).toBeVisible();
       await expect(main.getByText("This lesson has 3 steps with 3 questions.")).toBeVisible();
-      await screenshot(page, "start");
+      await screenshots(page, "lesson-start", { axe: true });
       await main.getByRole("button", { name: "Start the lesson" }).click();
 
       const questions = main.getByTestId("lesson-question");
@@ -162,7 +141,7 @@ test.describe
         "3 of 3 questions answered",
       );
       await expect(main.getByText("Your answers are saved.")).toBeVisible();
-      await screenshot(page, "answering");
+      await screenshots(page, "lesson-answering", { axe: true });
 
       // A reload resumes the attempt with its answers.
       await page.reload();
@@ -187,7 +166,7 @@ test.describe
       await expect(review.getByRole("listitem").nth(2)).toContainText("not scored");
       await expect(main.getByTestId("lesson-history")).toContainText("Try 1");
       await expect(main.getByText("Mastered").first()).toBeVisible();
-      await screenshot(page, "result");
+      await screenshots(page, "lesson-result", { axe: true });
 
       // The XP is Ava's like any app's: in her history.
       await result.getByRole("link", { name: "See your XP" }).click();
@@ -226,7 +205,7 @@ test.describe
       await expect(main.getByRole("button", { name: "Finish the lesson" })).toHaveCount(0);
       // Staff keep nothing for later.
       await expect(main.getByRole("button", { name: /^Save for later/ })).toHaveCount(0);
-      await screenshot(page, "preview");
+      await screenshots(page, "lesson-preview", { axe: true });
     });
 
     test("a student keeps a step for later and finds it among her resources", async ({ page }) => {
@@ -248,7 +227,7 @@ test.describe
         "aria-pressed",
         "false",
       );
-      await screenshot(page, "saving");
+      await screenshots(page, "lesson-saving", { axe: true });
       // The step with the video as it first shows on the screen (a full page leaves the frame blank).
       for (const [width, viewport] of [
         [390, PHONE],
@@ -335,6 +314,6 @@ test.describe
       expect(after.openAttempt.responses).toEqual([
         expect.objectContaining({ itemIdentifier: "dash-lesson-even", response: { RESPONSE: "B" } }),
       ]);
-      await screenshot(page, "viewing-as");
+      await screenshots(page, "lesson-viewing-as", { axe: true });
     });
   });
