@@ -32,7 +32,7 @@ const PARAMS: Record<string, string> = {
   orgId: demoId("maple-grove"),
   qtiId: "demo-item",
   lessonId: demoId("lesson-ocean-octopus"),
-  surveyId: "demo-survey",
+  surveyId: demoId("survey-student-mood"),
 };
 
 /** One demo account per role. */

@@ -15,10 +15,13 @@ import {
   qtiRoutes,
 } from "./domains/content/qti-routes";
 import { contentRoutes } from "./domains/content/routes";
+import { familiesRoutes } from "./domains/families/routes";
 import { goalsRoutes } from "./domains/goals/routes";
 import { refuseLockedStudents } from "./domains/integrity/lockout";
 import { INCIDENT_INTAKE_PATH, integrityIntakeRoutes, integrityRoutes } from "./domains/integrity/routes";
 import { leaderboardsRoutes } from "./domains/leaderboards/routes";
+import { MESSAGE_SEND_PATH, messagingRoutes } from "./domains/messaging/routes";
+import { notificationsRoutes } from "./domains/notifications/routes";
 import { apiClientRoutes, oauthRoutes } from "./domains/oauth/routes";
 import { privacyAdminRoutes, privacyFamilyRoutes } from "./domains/privacy/routes";
 import { rewardsRoutes } from "./domains/rewards/routes";
@@ -27,6 +30,7 @@ import { ROSTER_IMPORT_PATH, rosterBulkRoutes } from "./domains/rostering/bulk/r
 import { courseRoutes } from "./domains/rostering/course-routes";
 import { oneRosterRoutes } from "./domains/rostering/oneroster/routes";
 import { rosteringRoutes } from "./domains/rostering/routes";
+import { surveysRoutes } from "./domains/surveys/routes";
 import { loadSession, requireSession } from "./lib/auth";
 import { limitBody } from "./lib/body-limit";
 import { compressJson } from "./lib/compress-json";
@@ -37,6 +41,7 @@ import { guardStateChangingRequests } from "./lib/request-guard";
 import { requestLog } from "./lib/request-log";
 import { securityHeaders } from "./lib/security-headers";
 import { rejectUnstorableUrlText, requestLanguage } from "./lib/validation";
+import { emailPublicRoutes, UNSUBSCRIBE_BODY_TYPES, UNSUBSCRIBE_PATH } from "./platform/email/routes";
 import { jobAdminRoutes } from "./platform/jobs/routes";
 import { liveRoutes } from "./platform/live/routes";
 import { httpMetrics, metricsHandler } from "./platform/metrics/http";
@@ -52,11 +57,13 @@ export const UPLOAD_BODY_TYPES: Record<string, readonly string[]> = {
   [MAP_IMPORT_PATH]: ["multipart/form-data"],
   ...Object.fromEntries(PLACEMENT_UPLOAD_PATHS.map((path) => [path, ["multipart/form-data"]])),
   ...Object.fromEntries(QTI_IMPORT_PATHS.map((path) => [path, QTI_IMPORT_BODY_TYPES])),
+  [UNSUBSCRIBE_PATH]: UNSUBSCRIBE_BODY_TYPES,
 };
 const OWN_BODY_LIMITS = new Set([
   ROSTER_IMPORT_PATH,
   INCIDENT_INTAKE_PATH,
   MAP_IMPORT_PATH,
+  MESSAGE_SEND_PATH,
   ...QTI_IMPORT_PATHS,
 ]);
 
@@ -139,6 +146,8 @@ export function createApp(deps: AppDeps) {
     .route("/integrity", integrityIntakeRoutes(deps))
     // QTI embeds read public items, stimuli and package media without a session.
     .route("/qti", qtiPublicRoutes(deps))
+    // An email's unsubscribe link works without signing in (its token is signed).
+    .route("/email", emailPublicRoutes(deps))
     // Everything below needs a session: without one the answer is 401, even for unknown paths.
     .use("*", requireSession)
     .use("*", refuseLockedStudents)
@@ -161,6 +170,10 @@ export function createApp(deps: AppDeps) {
     .route("/admin/privacy", privacyAdminRoutes(deps))
     .route("/privacy", privacyFamilyRoutes(deps))
     .route("/admin/jobs", jobAdminRoutes(deps))
+    .route("/notifications", notificationsRoutes(deps))
+    .route("/families", familiesRoutes(deps))
+    .route("/surveys", surveysRoutes(deps))
+    .route("/messaging", messagingRoutes(deps))
     .all("*", (c) => {
       const said = message("common:noApiRoute", { method: c.req.method, path: c.req.path });
       return c.json({ code: "not_found", message: translate(said, requestLanguage(c)) }, 404);

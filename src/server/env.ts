@@ -89,6 +89,15 @@ const envSchema = z
       .min(0)
       .max(23, "BACKUP_HOUR is an hour of the day, 0 to 23")
       .default(2),
+    // Mail goes to this SMTP server (smtp://user:password@host:587, smtps:// for TLS from the start).
+    // Unset, mail is kept in the outbox that administrators read (admin/messaging, Sent).
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\/[^\s]+$/, "SMTP_URL must start with smtp:// or smtps://")
+      .optional(),
+    MAIL_FROM: z.string().trim().min(3).default("Dash <no-reply@dash.school>"),
+    // The address people reach Dash at, for the links in mail. Unset, http://localhost:<PORT>.
+    PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
     // Unset, it follows the database: one process per core on PostgreSQL, one on the embedded one.
     WORKERS: z.coerce.number().int().min(1).max(256).optional(),
   })
@@ -114,8 +123,9 @@ const envSchema = z
       });
     }
   })
-  .transform(({ SEED_DEMO, WORKERS, ...env }) => ({
+  .transform(({ SEED_DEMO, WORKERS, PUBLIC_URL, ...env }) => ({
     ...env,
+    PUBLIC_URL: (PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
     SEED_DEMO: SEED_DEMO ?? env.NODE_ENV !== "production",
     WORKERS: WORKERS ?? (env.DATABASE_URL ? availableParallelism() : 1),
   }));

@@ -69,8 +69,11 @@ export async function serveRequests(options: {
   const storage = fileStorageFromEnv(env);
   const jobs = createServerJobRunner({
     database,
+    env,
     auth,
+    live,
     storage,
+    secretBox,
     logger,
     nightlyBackup: { dataDir: env.DATA_DIR, hour: env.BACKUP_HOUR, keep: env.BACKUP_KEEP },
   });

@@ -1,17 +1,36 @@
-import type { DatabaseHandle } from "./db/client";
+import type { Database, DatabaseHandle } from "./db/client";
 import type { AuthService } from "./domains/auth/service";
+import { defineFamilyJobs } from "./domains/families/jobs";
 import { defineIntegrityJobs } from "./domains/integrity/jobs";
 import { defineLeaderboardJobs } from "./domains/leaderboards/jobs";
+import { defineMessagingJobs } from "./domains/messaging/jobs";
 import { runDailyRetention } from "./domains/privacy/retention";
 import { defineRewardJobs } from "./domains/rewards/jobs";
+import { defineSurveyJobs } from "./domains/surveys/jobs";
+import type { Env } from "./env";
 import { message } from "./lib/i18n";
 import type { Logger } from "./lib/logger";
 import { sweepRateLimitWindows } from "./lib/rate-limit";
+import type { SecretBox } from "./lib/secret-box";
 import { type NightlyBackupSettings, runNightlyBackup } from "./platform/backup/nightly";
+import { defineEmailJobs } from "./platform/email/jobs";
 import { createJobRunner, type JobRunner, pruneSucceededJobs } from "./platform/jobs/runner";
+import type { LiveHub } from "./platform/live/hub";
 import type { FileStorage } from "./platform/storage";
 
 const HOUR_MS = 60 * 60 * 1000;
+
+/** What the jobs of a domain may use. */
+export interface DomainJobDeps {
+  db: Database;
+  env: Env;
+  live: LiveHub;
+  storage: FileStorage;
+  logger: Logger;
+  now: () => Date;
+  /** Signs what a mail's links carry (the unsubscribe token), under DASH_SECRET_KEY. */
+  secretBox: SecretBox;
+}
 /** The hour (UTC) of the night's maintenance when no backup hour is set. */
 const DEFAULT_QUIET_HOUR = 2;
 const DAY_MS = 24 * HOUR_MS;
@@ -20,9 +39,13 @@ const SUCCEEDED_JOBS_KEPT_DAYS = 14;
 
 interface ServerJobDeps {
   database: DatabaseHandle;
+  env: Env;
   auth: AuthService;
+  /** For jobs that tell people (notifications, messages) on their open pages. */
+  live: LiveHub;
   /** Where evidence and pictures are kept, for the jobs that delete them. */
   storage: FileStorage;
+  secretBox: SecretBox;
   /** Where and when the embedded database's nightly backup is written; none without. */
   nightlyBackup?: NightlyBackupSettings;
   logger: Logger;
@@ -32,8 +55,11 @@ interface ServerJobDeps {
 /** The server's job runner with the jobs of the platform and the domains defined and scheduled. */
 export function createServerJobRunner({
   database,
+  env,
   auth,
+  live,
   storage,
+  secretBox,
   logger,
   nightlyBackup,
   now = () => new Date(),
@@ -76,6 +102,11 @@ export function createServerJobRunner({
   defineRewardJobs(runner, db, now, logger);
   defineLeaderboardJobs(runner, db, now, logger);
   defineIntegrityJobs(runner, db, storage, now, logger);
+  const domainDeps: DomainJobDeps = { db, env, live, storage, logger, now, secretBox };
+  defineEmailJobs(runner, domainDeps);
+  defineFamilyJobs(runner, domainDeps);
+  defineSurveyJobs(runner, domainDeps);
+  defineMessagingJobs(runner, domainDeps);
 
   // The quiet hour of the night: the embedded database's maintenance and backup run then.
   const quietHour = String(nightlyBackup?.hour ?? DEFAULT_QUIET_HOUR).padStart(2, "0");

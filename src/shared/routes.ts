@@ -162,6 +162,10 @@ export const searchSchemas = builtOnFirstUse({
     }),
   orgExplorer: () => z.object({ tab: oneOfOr(["overview", "classes", "people"], "overview") }),
   childrenProgress: () => z.object({ childId: text() }),
+  /** The conversation open in an inbox. */
+  messages: () => z.object({ conversation: text() }),
+  /** A week of a child's pulse (its Sunday), or the latest. */
+  childPulse: () => z.object({ week: isoDate() }),
   oneStudent: () => z.object({ studentId: text() }),
   goals: () => z.object({ studentId: text(), classId: text() }),
   placements: () => z.object({ studentId: text() }),
@@ -600,6 +604,19 @@ export const routes = [
   },
   { path: "/app/survey/$surveyId", title: "Survey", summary: "Answer a pulse survey.", access: "signed-in" },
   {
+    path: "/app/messages",
+    title: "Messages",
+    summary: "Your conversations with families, Guides and the school.",
+    access: ALL_FIVE,
+    search: searchSchemas.messages,
+  },
+  {
+    path: "/app/notifications",
+    title: "Notifications",
+    summary: "Everything Dash has told you about, newest first.",
+    access: "signed-in",
+  },
+  {
     path: "/app/guide/required-learning",
     title: "Required learning",
     summary: "Lessons and courses assigned to students and classes, with due dates.",
@@ -633,6 +650,7 @@ export const routes = [
     title: "Child",
     summary: "One child's learning at a glance.",
     access: FAMILY,
+    search: searchSchemas.childPulse,
   },
   {
     path: "/app/child/$childId/payout",
@@ -829,6 +847,7 @@ export const routes = [
     title: "Chat",
     summary: "Conversations with families and staff.",
     access: ADMIN,
+    search: searchSchemas.messages,
   },
   {
     path: "/app/admin/check-chart-test",

@@ -45,6 +45,16 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     "QtiStimulusEmbedPage",
   ),
   "/app/": featurePage("home", () => import("./features/home/home-page"), "HomePage"),
+  "/app/notifications": featurePage(
+    "notifications",
+    () => import("./features/notifications/notifications-page"),
+    "NotificationsPage",
+  ),
+  "/app/preferences": featurePage(
+    "notifications",
+    () => import("./features/notifications/preferences-page"),
+    "PreferencesPage",
+  ),
   "/app/admin/roles": featurePage("admin", () => import("./features/admin/roles-page"), "RolesPage"),
   "/app/admin/credentials": featurePage(
     "admin",
@@ -91,6 +101,7 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     "flow",
     () => import("./features/flow/flow-pages"),
     "StudentFlowPage",
+    ["families", "home"],
   ),
   "/app/flow/student/$studentId/chunks": featurePage(
     "flow",
@@ -212,6 +223,34 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     "StudentResourcesOfStudentPage",
     ["home", "xp"],
   ),
+  "/app/surveys": featurePage(
+    "surveys",
+    () => import("./features/surveys/my-surveys-page"),
+    "MySurveysPage",
+    ["home"],
+  ),
+  "/app/survey/$surveyId": featurePage(
+    "surveys",
+    () => import("./features/surveys/survey-page"),
+    "SurveyPage",
+  ),
+  "/app/admin/surveys": featurePage(
+    "surveys",
+    () => import("./features/surveys/admin-surveys-page"),
+    "AdminSurveysPage",
+    ["home"],
+  ),
+  "/app/admin/survey-responses/$surveyId": featurePage(
+    "surveys",
+    () => import("./features/surveys/results-page"),
+    "SurveyResponsesPage",
+    ["home"],
+  ),
+  "/admin/surveys/test-components": featurePage(
+    "surveys",
+    () => import("./features/surveys/test-components-page"),
+    "SurveyComponentsPage",
+  ),
   "/app/goals": featurePage("goals", () => import("./features/goals/goals-page"), "GoalsPage", [
     "home",
     "xp",
@@ -251,6 +290,24 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     "rewards",
     () => import("./features/rewards/parent-emporium-page"),
     "ParentEmporiumPage",
+  ),
+  "/app/my-children": featurePage(
+    "families",
+    () => import("./features/families/my-children-page"),
+    "MyChildrenPage",
+    ["home", "integrity"],
+  ),
+  "/app/children-progress": featurePage(
+    "families",
+    () => import("./features/families/children-progress-page"),
+    "ChildrenProgressPage",
+    ["home", "assessment", "rewards"],
+  ),
+  "/app/child/$childId/": featurePage(
+    "families",
+    () => import("./features/families/child-hub-page"),
+    "ChildHubPage",
+    ["home", "integrity", "rewards"],
   ),
   "/app/child/$childId/payout": featurePage(
     "rewards",
@@ -369,6 +426,18 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     () => import("./features/assessment/map-admin-page"),
     "MapAdminPage",
     ["xp"],
+  ),
+  "/app/messages": featurePage("messaging", () => import("./features/messaging/inbox-page"), "MessagesPage", [
+    "content",
+  ]),
+  "/app/admin/chat": featurePage("messaging", () => import("./features/messaging/inbox-page"), "ChatPage", [
+    "content",
+  ]),
+  "/app/admin/messaging": featurePage(
+    "messaging",
+    () => import("./features/messaging/admin-messaging-page"),
+    "AdminMessagingPage",
+    ["content", "notifications"],
   ),
   "/app/map-profile": featurePage(
     "assessment",

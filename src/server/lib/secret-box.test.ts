@@ -51,4 +51,17 @@ describe("the secret box", () => {
         "The stored secret is not in a format this version of Dash reads",
       );
   });
+
+  it("signs a value for a context, and tells an altered value, another context or another key", () => {
+    const signature = box.sign("person and category", "email-unsubscribe");
+    expect(box.verify("person and category", signature, "email-unsubscribe")).toBe(true);
+    expect(box.verify("person and categorz", signature, "email-unsubscribe")).toBe(false);
+    expect(box.verify("person and category", signature, "webhook")).toBe(false);
+    expect(box.verify("person and category", signature.slice(1), "email-unsubscribe")).toBe(false);
+    expect(
+      createSecretBox("x".repeat(32)).verify("person and category", signature, "email-unsubscribe"),
+    ).toBe(false);
+    // The signature carries nothing of the value.
+    expect(signature).not.toContain("person");
+  });
 });

@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from "node:crypto";
 
 /**
  * Secrets Dash must read back later (a mail server's password, a webhook's signing secret) are
@@ -16,17 +23,31 @@ const TAG_BYTES = 16;
 // another purpose from the same secret would differ.
 const HKDF_SALT = "dash-secret-box";
 const HKDF_INFO = "dash secret-box v1 aes-256-gcm";
+const HKDF_SIGNING_INFO = "dash secret-box v1 hmac-sha256";
 
 export interface SecretBox {
   /** Encrypts `plaintext`; `context` (such as "smtp-password") must be given again to decrypt. */
   encryptSecret(plaintext: string, context?: string): string;
   /** Throws when the envelope was altered, belongs to another context or to another key. */
   decryptSecret(envelope: string, context?: string): string;
+  /** A signature of `value` for `context` (HMAC-SHA256, base64url): proves Dash wrote the value, as in a link's token. */
+  sign(value: string, context: string): string;
+  /** Whether `signature` is this key's signature of `value` for `context` (compared in constant time). */
+  verify(value: string, signature: string, context: string): boolean;
 }
 
 export function createSecretBox(secretKey: string): SecretBox {
   const key = Buffer.from(hkdfSync("sha256", secretKey, HKDF_SALT, HKDF_INFO, 32));
+  const signingKey = Buffer.from(hkdfSync("sha256", secretKey, HKDF_SALT, HKDF_SIGNING_INFO, 32));
+  const sign = (value: string, context: string) =>
+    createHmac("sha256", signingKey).update(`${context}\u0000${value}`, "utf8").digest("base64url");
   return {
+    sign,
+    verify(value, signature, context) {
+      const expected = Buffer.from(sign(value, context), "utf8");
+      const given = Buffer.from(signature, "utf8");
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    },
     encryptSecret(plaintext, context = "") {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES });

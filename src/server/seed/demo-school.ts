@@ -36,8 +36,12 @@ import { seedDemoGoals } from "./demo-goals";
 import { seedDemoIntegrity } from "./demo-integrity";
 import { seedDemoLeaderboards } from "./demo-leaderboards";
 import { seedDemoMap } from "./demo-map";
+import { seedDemoMessaging } from "./demo-messaging";
+import { seedDemoNotifications } from "./demo-notifications";
 import { seedDemoPlacements } from "./demo-placements";
+import { seedDemoPulse } from "./demo-pulse";
 import { seedDemoRewards } from "./demo-rewards";
+import { seedDemoSurveys } from "./demo-surveys";
 
 /**
  * The demo school: a district with two schools, nine Guides, 153 students in grades K–8
@@ -559,6 +563,11 @@ export async function seedDemoSchool(
   await seedDemoPlacements(db, today);
   await seedDemoCheckCharts(db, today);
   await seedDemoContent(db, today);
+  await seedDemoPulse(db, today);
+  await seedDemoSurveys(db, today);
+  await seedDemoMessaging(db, today, storage);
+  // Last: the notifications are made from what the other parts seeded.
+  await seedDemoNotifications(db, today);
 }
 
 export async function isDatabaseEmpty(db: Database): Promise<boolean> {

@@ -142,7 +142,16 @@ export async function createTestApp(
   const filesDir = path.join(tmpdir(), `dash-test-files-${randomUUID()}`);
   const storage = fileStorageFromEnv({ ...env, DATA_DIR: filesDir });
   // Defined but not polling: a test runs due jobs when it chooses (jobs.runDueJobs()).
-  const jobs = createServerJobRunner({ database: handle, auth, storage, logger, now: clock.now });
+  const jobs = createServerJobRunner({
+    database: handle,
+    env,
+    auth,
+    live,
+    storage,
+    secretBox,
+    logger,
+    now: clock.now,
+  });
   const deps: AppDeps = {
     db: handle.db,
     readDb: handle.readDb,

@@ -8,9 +8,22 @@ import { calendarDate, changesOf, pageFields } from "./fields";
  * students, assignments and progress. Requests and answers of /api/qti and /api/content.
  */
 
+/** The most a file answer (an upload, sent as a data URL inside the JSON) may weigh. */
+export const MAX_ANSWER_FILE_BYTES = 640 * 1024;
+const MAX_TEXT_ANSWER_LENGTH = 20_000;
+const DATA_URL = /^data:[\w.+-]+\/[\w.+-]+(;[\w=.+-]+)*;base64,/;
+const MAX_DATA_URL_LENGTH = Math.ceil(MAX_ANSWER_FILE_BYTES / 3) * 4 + 200;
+
 /** A learner's answer to one response of an item, as the QTI player gives it. */
 export const qtiResponseValueSchema = z.union([
-  z.string().max(20_000),
+  z
+    .string()
+    .refine(
+      (value) =>
+        value.length <= MAX_TEXT_ANSWER_LENGTH ||
+        (value.length <= MAX_DATA_URL_LENGTH && DATA_URL.test(value)),
+      invalid("answerTooLarge"),
+    ),
   z.array(z.string().max(2_000)).max(200),
   z.null(),
 ]);

@@ -9,7 +9,9 @@ import { z } from "zod";
  * - `home-changed`: a student's XP or home summary changed (activity arrived, XP was awarded);
  * - `profile-changed`: the signed-in person's roles, profile or view-as changed;
  * - `session-ended`: the session was signed out or revoked elsewhere; the stream then closes;
- * - `resync`: changes may have been missed; refetch everything on screen.
+ * - `resync`: changes may have been missed; refetch everything on screen;
+ * - `notifications-changed`: the person's notifications changed (one arrived, one was read);
+ * - `conversation-changed`: a conversation the person is in has a new message (`conversationId`).
  */
 export const LIVE_EVENT_TYPES = [
   "ready",
@@ -17,10 +19,15 @@ export const LIVE_EVENT_TYPES = [
   "profile-changed",
   "session-ended",
   "resync",
+  "notifications-changed",
+  "conversation-changed",
 ] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 
-export const liveEventDataSchema = z.object({ studentId: z.string().optional() });
+export const liveEventDataSchema = z.object({
+  studentId: z.string().optional(),
+  conversationId: z.string().optional(),
+});
 export type LiveEventData = z.infer<typeof liveEventDataSchema>;
 
 export const LIVE_PATH = "/api/live";

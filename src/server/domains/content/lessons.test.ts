@@ -410,6 +410,20 @@ describe("who may open, start, answer and finish", () => {
     expect((await finish(attempt.id, -5)).status).toBe(400);
   });
 
+  it("takes a file answer (a data URL) up to its size, and says so in words beyond it", async () => {
+    const { body: attempt } = await start();
+    const dataUrl = (bytes: number) => `data:image/png;base64,${Buffer.alloc(bytes, 7).toString("base64")}`;
+    expect((await save(attempt.id, "dash-lesson-even", { RESPONSE: dataUrl(600 * 1024) })).status).toBe(200);
+    for (const response of [dataUrl(700 * 1024), "x".repeat(20_001)]) {
+      const refused = await save(attempt.id, "dash-lesson-even", { RESPONSE: response });
+      expect(refused.status).toBe(400);
+      expect(refused.body.issues?.[0]).toMatchObject({
+        path: "response.RESPONSE",
+        message: expect.stringContaining("640 KB"),
+      });
+    }
+  });
+
   it("refuses answers to a finished attempt", async () => {
     const { body: attempt } = await start();
     expect((await finish(attempt.id, 5)).status).toBe(200);

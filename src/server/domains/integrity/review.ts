@@ -19,6 +19,8 @@ export interface DecisionEffects {
   /** The student's dashboard was locked or unlocked: their sessions must be read again. */
   lockChanged: boolean;
   changedSummaries: ChangedSummaries;
+  /** A strike was confirmed, and the student's active strikes with it: the student and family are told. */
+  strike: { incidentId: string; activeStrikes: number } | null;
 }
 
 interface LockedIncident {
@@ -105,6 +107,7 @@ export async function reviewIncident(
       studentId: incident.studentId,
       lockChanged: false,
       changedSummaries: new Map(),
+      strike: null,
     };
     if (outcome.strikes) {
       const expiresAt = new Date(now.getTime() + settings.strikeExpiryDays * 86_400_000);
@@ -122,6 +125,7 @@ export async function reviewIncident(
       await tx.execute(sql`update integrity_incidents set cumulative_strikes = ${strikes},
           lockout_id = ${lockoutId}::uuid, voided_xp = ${voidedXp} where id = ${id}::uuid`);
       effects.lockChanged = lockoutId !== null;
+      effects.strike = { incidentId: id, activeStrikes: strikes };
     }
     if (outcome.liftsStrike) {
       effects.changedSummaries = await restoreVoidedXp(tx, id, now);

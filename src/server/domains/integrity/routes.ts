@@ -16,6 +16,7 @@ import { message } from "../../lib/i18n";
 import { readJsonBody, readParams, readQuery, requestLanguage } from "../../lib/validation";
 import { fileResponse } from "../../platform/storage/http";
 import { rewriteHomeSummaries } from "../activity/home-summaries";
+import { tellLockoutChanged, tellStrikeConfirmed } from "../notifications/tell";
 import { createIntake, incidentsOfBody } from "./intake";
 import { lockoutStatus, studentIntegrity, unlockStudent } from "./lockout";
 import { incidentDetail, listIncidents, readIncident, screenshotKeyFor } from "./records";
@@ -58,11 +59,19 @@ export function integrityIntakeRoutes({ db, auth, storage, appKeys }: AppDeps) {
 }
 
 /** Reviewing incidents, strikes, lockouts, appeals and the rules, for people with a session. */
-export function integrityRoutes({ db, auth, storage }: AppDeps) {
-  /** After a decision commits: a lock or unlock reaches the student's sessions, changed XP their home. */
+export function integrityRoutes({ db, auth, storage, live, logger }: AppDeps) {
+  const told = { db, live, logger };
+  /** After a decision commits: a lock or unlock reaches the student's sessions, changed XP their home, the family hears. */
   const afterDecision = async (effects: DecisionEffects) => {
     if (effects.lockChanged) await auth.forgetUser(effects.studentId);
     await rewriteHomeSummaries(db, effects.changedSummaries, auth.now());
+    if (effects.strike) await tellStrikeConfirmed(told, { studentId: effects.studentId, ...effects.strike });
+    if (effects.lockChanged)
+      await tellLockoutChanged(told, {
+        studentId: effects.studentId,
+        state: effects.strike ? "on" : "off",
+        at: auth.now(),
+      });
   };
   return new Hono<AppEnv>()
     .get("/incidents", async (c) => {
@@ -106,6 +115,7 @@ export function integrityRoutes({ db, auth, storage }: AppDeps) {
       const request = await readJsonBody(c, unlockRequestSchema);
       await unlockStudent(db, actor, studentId, request, auth.now());
       await auth.forgetUser(studentId);
+      await tellLockoutChanged(told, { studentId, state: "off", at: auth.now() });
       return c.json(await studentIntegrity(db, actor, studentId, auth.now()));
     })
     .get("/settings", async (c) => {
@@ -117,6 +127,8 @@ export function integrityRoutes({ db, auth, storage }: AppDeps) {
       const settings = await readJsonBody(c, integritySettingsSchema);
       const unlocked = await saveIntegritySettings(db, settings, actor.realUser.sourcedId, auth.now());
       await Promise.all(unlocked.map((studentId) => auth.forgetUser(studentId)));
+      for (const studentId of unlocked)
+        await tellLockoutChanged(told, { studentId, state: "off", at: auth.now() });
       return c.json(await integritySettingsOf(db));
     });
 }

@@ -206,6 +206,112 @@ const scrubLearningAssignments: AnonymiseStep = async (context) => {
 };
 
 /**
+ * The weekly pulse: the digests' figures stay under the anonymised id (they hold no names); the
+ * Guides' notes lose the student's details. A family's deliveries name the parent and the week
+ * only, nothing of the student, so they stay as they are.
+ */
+const scrubWeeklyPulse: AnonymiseStep = async (context) => {
+  const { studentId, displayName, personalValues } = context;
+  if (personalValues.length === 0) return;
+  await run(
+    context,
+    sql`update pulse_notes set note = ${replacingAll("note", personalValues, displayName)}
+        where student_sourced_id = ${studentId} and ${matchesAny("note", personalValues)}`,
+  );
+  await run(
+    context,
+    sql`update pulse_note_changes set note = ${replacingAll("note", personalValues, displayName)}
+        where student_sourced_id = ${studentId} and ${matchesAny("note", personalValues)}`,
+  );
+};
+
+/**
+ * Surveys: what the student started and never sent goes; their named answers keep their figures
+ * (scales, moods, choices) under the anonymised id and lose their written ones, which can say
+ * anything about them. That they answered a round stays, as a count. Anonymous answers name no one.
+ */
+const scrubSurveyAnswers: AnonymiseStep = async (context) => {
+  await run(context, sql`delete from survey_drafts where user_sourced_id = ${context.studentId}`);
+  await run(
+    context,
+    sql`update survey_responses a set answers = a.answers - array(
+          select q ->> 'id' from survey_rounds r join surveys s on s.id = r.survey_id,
+            jsonb_array_elements(s.sections) sec, jsonb_array_elements(sec -> 'questions') q
+          where r.id = a.round_id and q ->> 'kind' in ('short_text', 'long_text'))
+        where a.user_sourced_id = ${context.studentId}`,
+  );
+};
+
+/**
+ * Notifications and email: the student's own notifications and choices go; what others were told
+ * of them (a strike, a reward request) and every mail that names them lose the student's details;
+ * the outbox keeps no address of theirs, and mail not yet sent to them never leaves.
+ */
+const scrubNotifications: AnonymiseStep = async (context) => {
+  const { studentId, displayName, personalValues } = context;
+  await run(context, sql`delete from notifications where user_sourced_id = ${studentId}`);
+  await run(context, sql`delete from notification_preferences where user_sourced_id = ${studentId}`);
+  await run(context, sql`delete from user_preferences where user_sourced_id = ${studentId}`);
+  await run(
+    context,
+    sql`update email_outbox set to_address = '',
+          status = case when status = 'queued' then 'failed' else status end,
+          last_error = case when status = 'queued' then 'The recipient was anonymised before it was sent' else last_error end
+        where recipient_sourced_id = ${studentId}`,
+  );
+  if (personalValues.length === 0) return;
+  await run(
+    context,
+    sql`update notifications set params = (${replacingAll("params::text", personalValues, displayName)})::jsonb
+        where ${matchesAny("params::text", personalValues)}`,
+  );
+  await run(
+    context,
+    sql`update email_outbox set subject = ${replacingAll("subject", personalValues, displayName)},
+          text_body = ${replacingAll("text_body", personalValues, displayName)},
+          html_body = ${replacingAll("html_body", personalValues, displayName)},
+          to_address = case when ${matchesAny("to_address", personalValues)} then '' else to_address end
+        where ${matchesAny("subject", personalValues)} or ${matchesAny("text_body", personalValues)}
+          or ${matchesAny("html_body", personalValues)} or ${matchesAny("to_address", personalValues)}`,
+  );
+};
+
+/**
+ * Messaging: the student's conversations and the announcements they received stay (who was in what,
+ * who read what); the words of their own messages go, and their pictures' names (the messaging job
+ * deletes the files: the storage cannot take part in this transaction). Others' messages and
+ * announcements that name them lose the student's details.
+ */
+const scrubMessaging: AnonymiseStep = async (context) => {
+  const { studentId, displayName, personalValues } = context;
+  await run(
+    context,
+    sql`update messages set body_html = '',
+          attachments = (select coalesce(jsonb_agg(p || jsonb_build_object('name', 'picture')), '[]'::jsonb)
+            from jsonb_array_elements(attachments) p)
+        where author_sourced_id = ${studentId}`,
+  );
+  if (personalValues.length === 0) return;
+  await run(
+    context,
+    sql`update messages set body_html = ${replacingAll("body_html", personalValues, displayName)},
+          attachments = (${replacingAll("attachments::text", personalValues, displayName)})::jsonb
+        where ${matchesAny("body_html || attachments::text", personalValues)}`,
+  );
+  await run(
+    context,
+    sql`update conversations set subject = ${replacingAll("subject", personalValues, displayName)}
+        where ${matchesAny("subject", personalValues)}`,
+  );
+  await run(
+    context,
+    sql`update announcements set title = ${replacingAll("title", personalValues, displayName)},
+          body_html = ${replacingAll("body_html", personalValues, displayName)}
+        where ${matchesAny("title || body_html", personalValues)}`,
+  );
+};
+
+/**
  * Each domain's part, run in order in one transaction. Domains that keep more about students
  * (incident evidence and its files, survey answers, messages…) add their step here.
  */
@@ -218,6 +324,10 @@ export const ANONYMISE_STEPS: readonly AnonymiseStep[] = [
   scrubAssessment,
   removeLessonAnswers,
   scrubLearningAssignments,
+  scrubWeeklyPulse,
+  scrubSurveyAnswers,
+  scrubNotifications,
+  scrubMessaging,
 ];
 
 const escapeRegex = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -442,6 +442,147 @@ const CSV_FILES: readonly CsvFile[] = [
       where s.student_sourced_id = ${studentId} order by s.saved_at, r.id`,
   },
   {
+    name: "weekly-pulses.csv",
+    description:
+      "The weekly digests of the student's week sent to their family: XP and goals per subject, streak, units, Alphas, tests and focus records, as built (JSON).",
+    columns: ["weekStart", "builtAt", "figures"],
+    query: (studentId) => sql`select ${day("week_start")} as "weekStart", ${iso("built_at")} as "builtAt",
+        figures::text as figures
+      from weekly_pulses where student_sourced_id = ${studentId} order by week_start`,
+  },
+  {
+    name: "weekly-pulse-notes.csv",
+    description:
+      "The notes a Guide wrote for the student's family about a week, with who wrote them last and when.",
+    columns: ["weekStart", "note", "by", "updatedAt"],
+    query: (studentId) => sql`select ${day("n.week_start")} as "weekStart", n.note, ${nameOf("a")} as by,
+        ${iso("n.updated_at")} as "updatedAt"
+      from pulse_notes n left join users a on a.sourced_id = n.author_sourced_id
+      where n.student_sourced_id = ${studentId} order by n.week_start`,
+  },
+  {
+    name: "weekly-pulse-note-history.csv",
+    description: "Every wording of those notes, as each was saved, with who saved it and when.",
+    columns: ["weekStart", "note", "by", "savedAt"],
+    query: (studentId) => sql`select ${day("h.week_start")} as "weekStart", h.note, ${nameOf("a")} as by,
+        ${iso("h.at")} as "savedAt"
+      from pulse_note_changes h left join users a on a.sourced_id = h.author_sourced_id
+      where h.student_sourced_id = ${studentId} order by h.week_start, h.id`,
+  },
+  {
+    name: "weekly-pulse-deliveries.csv",
+    description: "When each of the student's parents and guardians was sent the weekly digest of a week.",
+    columns: ["weekStart", "sentTo", "sentAt"],
+    query: (studentId) => sql`select ${day("d.week_start")} as "weekStart", ${nameOf("p")} as "sentTo",
+        ${iso("d.delivered_at")} as "sentAt"
+      from pulse_deliveries d join user_agents l on l.agent_sourced_id = d.parent_sourced_id
+        join users p on p.sourced_id = d.parent_sourced_id
+      where l.user_sourced_id = ${studentId} order by d.week_start, p.sourced_id`,
+  },
+  {
+    name: "survey-answers.csv",
+    description:
+      "The student's answers to surveys that keep names (JSON, by question id). Anonymous answers hold nothing that names anyone, so they cannot be part of an export.",
+    columns: ["survey", "round", "answeredOn", "role", "answers"],
+    query: (
+      studentId,
+    ) => sql`select s.title as survey, r.number as round, ${day("a.submitted_on")} as "answeredOn",
+        a.respondent_role as role, a.answers::text as answers
+      from survey_responses a join survey_rounds r on r.id = a.round_id join surveys s on s.id = r.survey_id
+      where a.user_sourced_id = ${studentId} order by a.submitted_on, s.title, r.number`,
+  },
+  {
+    name: "survey-drafts.csv",
+    description: "Answers to surveys the student started and has not sent yet (JSON, by question id).",
+    columns: ["survey", "round", "savedAt", "answers"],
+    query: (
+      studentId,
+    ) => sql`select s.title as survey, r.number as round, ${iso("d.updated_at")} as "savedAt",
+        d.answers::text as answers
+      from survey_drafts d join survey_rounds r on r.id = d.round_id join surveys s on s.id = r.survey_id
+      where d.user_sourced_id = ${studentId} order by d.updated_at, s.title`,
+  },
+  {
+    name: "survey-participation.csv",
+    description:
+      "Which rounds of which surveys the student answered, anonymous ones included (only that they answered, never what or when).",
+    columns: ["survey", "round", "anonymous"],
+    query: (studentId) => sql`select s.title as survey, r.number as round, s.is_anonymous as anonymous
+      from survey_participation p join survey_rounds r on r.id = p.round_id join surveys s on s.id = r.survey_id
+      where p.user_sourced_id = ${studentId} order by s.title, r.number`,
+  },
+  {
+    name: "notifications.csv",
+    description:
+      "The student's notifications in Dash: what kind, its values (JSON), the page it opens, when it came and when it was read.",
+    columns: ["type", "params", "link", "createdAt", "readAt"],
+    query: (studentId) => sql`select type, params::text as params, link, ${iso("created_at")} as "createdAt",
+        ${iso("read_at")} as "readAt"
+      from notifications where user_sourced_id = ${studentId} order by created_at, id`,
+  },
+  {
+    name: "notification-preferences.csv",
+    description:
+      "The student's choices of how to be told per kind of notification (in the app, by email), and any digest day.",
+    columns: ["type", "inApp", "email", "digestDay", "updatedAt"],
+    query: (studentId) => sql`select type, in_app as "inApp", email, null::smallint as "digestDay",
+        ${iso("updated_at")} as "updatedAt"
+      from notification_preferences where user_sourced_id = ${studentId}
+      union all select 'digest', null, null, digest_day, ${iso("updated_at")}
+      from user_preferences where user_sourced_id = ${studentId}
+      order by 1`,
+  },
+  {
+    name: "emails.csv",
+    description:
+      "Every email Dash wrote to the student: address, kind, subject, plain text, and whether and when it was sent.",
+    columns: ["to", "category", "subject", "status", "createdAt", "sentAt", "text"],
+    query: (
+      studentId,
+    ) => sql`select to_address as "to", category, subject, status, ${iso("created_at")} as "createdAt",
+        ${iso("sent_at")} as "sentAt", text_body as text
+      from email_outbox where recipient_sourced_id = ${studentId} order by created_at, id`,
+  },
+  {
+    name: "conversations.csv",
+    description:
+      "The conversations the student is in: who else is in each, when the student joined it and when they last read it.",
+    columns: ["conversationId", "members", "joinedAt", "lastReadAt"],
+    query: (studentId) => sql`select m.conversation_id as "conversationId",
+        (select string_agg(${nameOf("o")}, ', ' order by o.family_name, o.given_name) from conversation_members x
+          join users o on o.sourced_id = x.user_sourced_id
+          where x.conversation_id = m.conversation_id and x.user_sourced_id <> m.user_sourced_id) as members,
+        ${iso("m.joined_at")} as "joinedAt", ${iso("m.last_read_at")} as "lastReadAt"
+      from conversation_members m where m.user_sourced_id = ${studentId} order by m.joined_at, m.conversation_id`,
+  },
+  {
+    name: "messages.csv",
+    description:
+      "The messages of those conversations: who wrote each, when, its text (as HTML) and the names of its pictures. The pictures themselves are not part of the export.",
+    columns: ["conversationId", "sentAt", "from", "text", "pictures"],
+    query: (
+      studentId,
+    ) => sql`select x.conversation_id as "conversationId", ${iso("x.created_at")} as "sentAt",
+        ${nameOf("a")} as "from", x.body_html as text,
+        (select string_agg(p ->> 'name', ', ') from jsonb_array_elements(x.attachments) p) as pictures
+      from messages x join conversation_members m on m.conversation_id = x.conversation_id and m.user_sourced_id = ${studentId}
+        left join users a on a.sourced_id = x.author_sourced_id
+      order by x.conversation_id, x.created_at, x.id`,
+  },
+  {
+    name: "announcements.csv",
+    description:
+      "The announcements that reached the student: title, who sent it, when it arrived, when the student read it, and its text (as HTML).",
+    columns: ["title", "from", "deliveredAt", "readAt", "text"],
+    query: (
+      studentId,
+    ) => sql`select a.title, ${nameOf("s")} as "from", ${iso("r.delivered_at")} as "deliveredAt",
+        ${iso("r.read_at")} as "readAt", a.body_html as text
+      from announcement_recipients r join announcements a on a.id = r.announcement_id
+        left join users s on s.sourced_id = a.created_by
+      where r.user_sourced_id = ${studentId} order by r.delivered_at, a.id`,
+  },
+  {
     name: "sessions.csv",
     description:
       "The student's current sign-ins: when, from which address and browser. Session keys are never exported.",

@@ -484,6 +484,13 @@ describe("anonymising a student", () => {
         from learning_apps where kind = 'agent' limit 1 returning id)
       insert into integrity_decisions (incident_id, step, action, note, actor_sourced_id, actor_role)
       select id, 1, 'dismiss', 'Ava Johnson was allowed this app', ${ids.admin}, 'administrator' from incident`);
+    // What her family was told of her, her own notification and a mail to her address.
+    await t.db.execute(sql`insert into notifications (user_sourced_id, type, params) values
+      (${ids.parent}, 'strike.confirmed', '{"studentName": "Ava Johnson", "strikes": 1}'::jsonb),
+      (${ids.student}, 'redemption.decided', '{"rewardName": "A prize for Ava Johnson"}'::jsonb)`);
+    await t.db.execute(sql`insert into email_outbox (recipient_sourced_id, to_address, category, subject, text_body)
+      values (${ids.student}, 'student@dash.demo', 'announcement', 'For Ava Johnson', 'Hello Ava Johnson'),
+        (${ids.parent}, 'parent@dash.demo', 'strike.confirmed', 'A strike for Ava Johnson', 'Ava Johnson got a strike')`);
     const totals = async () => {
       const [row] = await queryRows<{ ledger: string; daily: string; days: number }>(
         t.db,

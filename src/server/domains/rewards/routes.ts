@@ -25,6 +25,7 @@ import { AppError } from "../../lib/errors";
 import { type Message, message } from "../../lib/i18n";
 import { readJsonBody, readParams, readQuery, requestLanguage } from "../../lib/validation";
 import { fileResponse } from "../../platform/storage";
+import { tellRedemptionDecided, tellRedemptionRequested } from "../notifications/tell";
 import { runBounty } from "./earning";
 import {
   assertSeesStudent,
@@ -75,7 +76,7 @@ const list = <Item>(page: { data: Item[]; total: number }) => ({
 });
 
 /** Alphas: accounts, the ledger, the emporium, awards, savings, payouts and the school's rules. */
-export function rewardsRoutes({ db, auth, storage }: AppDeps) {
+export function rewardsRoutes({ db, auth, storage, live, logger }: AppDeps) {
   return new Hono<AppEnv>()
     .get("/students", async (c) => {
       const query = readQuery(c, studentBalanceQuerySchema);
@@ -143,6 +144,7 @@ export function rewardsRoutes({ db, auth, storage }: AppDeps) {
     .post("/redemptions", async (c) => {
       const input = await readJsonBody(c, redemptionRequestSchema);
       const { redemption, isReplay } = await requestRedemption(db, currentActor(c), input, auth.now());
+      if (!isReplay) await tellRedemptionRequested({ db, live, logger }, redemption);
       return c.json(redemption, isReplay ? 200 : 201);
     })
     .get("/redemptions", async (c) => {
@@ -153,7 +155,9 @@ export function rewardsRoutes({ db, auth, storage }: AppDeps) {
       const id = idOf(c, REDEMPTION_NOT_FOUND);
       const { action } = readParams(c, actionParam);
       const { note } = await readJsonBody(c, redemptionDecisionSchema, { mayBeEmpty: true });
-      return c.json(await decideRedemption(db, currentActor(c), id, action, note, auth.now()));
+      const redemption = await decideRedemption(db, currentActor(c), id, action, note, auth.now());
+      await tellRedemptionDecided({ db, live, logger }, redemption);
+      return c.json(redemption);
     })
     .post("/grants", async (c) => {
       const grant = await readJsonBody(c, grantSchema);

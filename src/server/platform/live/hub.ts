@@ -1,4 +1,4 @@
-import type { LiveEventData, LiveEventType } from "../../../shared/contracts/live";
+import { type LiveEventData, type LiveEventType, liveEventDataSchema } from "../../../shared/contracts/live";
 import type { AuthService } from "../../domains/auth/service";
 import { readSessionChange, SESSION_CHANGES_CHANNEL } from "../../domains/auth/service";
 import { AppError } from "../../lib/errors";
@@ -6,8 +6,11 @@ import { message } from "../../lib/i18n";
 import type { Logger } from "../../lib/logger";
 import type { BusPayload, EventBus } from "../events/bus";
 
-/** The bus channel of events addressed to people: `{ type, userIds }`. */
+/** The bus channel of events addressed to people: `{ type, userIds, data }`. */
 const LIVE_CHANNEL = "live.events";
+/** The events that name people; the others come from the hub itself. */
+const PUBLISHED_TYPES = ["home-changed", "notifications-changed", "conversation-changed"] as const;
+type PublishedType = (typeof PUBLISHED_TYPES)[number];
 /** Ids per bus message: keeps each one far under the bus's size limit. */
 const USER_IDS_PER_MESSAGE = 100;
 /** Tabs of one person with a live stream, per server process. */
@@ -49,7 +52,7 @@ export function createLiveHub(options: { bus: EventBus; auth: AuthService; logge
       if (!isAddressedTo(listener, userIds)) continue;
       // A student's event names the student: a Guide viewing as two students in two tabs can tell.
       const studentId = userIds.has(listener.viewedUserId) ? listener.viewedUserId : listener.realUserId;
-      listener.send(event.type, event.type === "home-changed" ? { studentId } : {});
+      listener.send(event.type, event.type === "home-changed" ? { studentId } : event.data);
     }
   });
 
@@ -110,10 +113,11 @@ export function createLiveHub(options: { bus: EventBus; auth: AuthService; logge
   }
 
   /** Tells the people concerned, in every process, that something of theirs changed. */
-  async function publish(type: Extract<LiveEventType, "home-changed">, userIds: readonly string[]) {
+  async function publish(type: PublishedType, userIds: readonly string[], data: LiveEventData = {}) {
     const unique = [...new Set(userIds)];
     for (let start = 0; start < unique.length; start += USER_IDS_PER_MESSAGE) {
-      await bus.publish(LIVE_CHANNEL, { type, userIds: unique.slice(start, start + USER_IDS_PER_MESSAGE) });
+      const slice = unique.slice(start, start + USER_IDS_PER_MESSAGE);
+      await bus.publish(LIVE_CHANNEL, { type, userIds: slice, data: { ...data } });
     }
   }
 
@@ -129,9 +133,16 @@ export function createLiveHub(options: { bus: EventBus; auth: AuthService; logge
 
 export type LiveHub = ReturnType<typeof createLiveHub>;
 
-function readLiveMessage(payload: BusPayload): { type: "home-changed"; userIds: string[] } | null {
+function readLiveMessage(
+  payload: BusPayload,
+): { type: PublishedType; userIds: string[]; data: LiveEventData } | null {
   if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return null;
-  const { type, userIds } = payload;
-  if (type !== "home-changed" || !Array.isArray(userIds)) return null;
-  return { type, userIds: userIds.filter((id): id is string => typeof id === "string") };
+  const { type, userIds, data } = payload;
+  if (!PUBLISHED_TYPES.includes(type as PublishedType) || !Array.isArray(userIds)) return null;
+  const read = liveEventDataSchema.safeParse(data ?? {});
+  return {
+    type: type as PublishedType,
+    userIds: userIds.filter((id): id is string => typeof id === "string"),
+    data: read.success ? read.data : {},
+  };
 }

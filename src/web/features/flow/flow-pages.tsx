@@ -10,6 +10,7 @@ import { TableRegion } from "../../components/ui/table-region";
 import { dayLabel, formatXp } from "../../lib/format";
 import { minuteOfDayIn, subjectColor, timeOfDayIn } from "../../lib/subjects";
 import { useAuth } from "../auth/use-auth";
+import { GuideWeeklyNote } from "../families/pulse-note";
 import { type FlowStudentDay, flowDayQuery, myClassesQuery } from "./api";
 
 type DaySearch = z.output<typeof searchSchemas.flowDay>;
@@ -222,6 +223,7 @@ function useStudentDay() {
 /** /app/flow/student/$studentId: one student's day as a timeline; `time` marks the activity at that moment. */
 export function StudentFlowPage() {
   const { t } = useTranslation("flow");
+  const { activeRole } = useAuth();
   const { studentId, search, day, student } = useStudentDay();
   const navigate = useNavigate();
   const marked = useRef<HTMLLIElement>(null);
@@ -321,6 +323,12 @@ export function StudentFlowPage() {
             </ol>
           )}
         </Card>
+      )}
+      {/* The student's Guide writes the family's weekly note from here. */}
+      {activeRole === "teacher" && (
+        <div className="mt-6">
+          <GuideWeeklyNote studentId={studentId} />
+        </div>
       )}
     </div>
   );

@@ -14,6 +14,8 @@ import { ChangePasswordDialog } from "../auth/change-password-dialog";
 import { resetRole, switchRole } from "../auth/role-choice";
 import { AuthProvider } from "../auth/use-auth";
 import { useLockoutGuard } from "../integrity/lockout";
+import { MessagesLink } from "../messaging/messages-link";
+import { NotificationBell } from "../notifications/bell";
 import { THEMES, type Theme, useDebugMode, useTheme } from "./preferences";
 import { useLiveUpdates } from "./use-live-updates";
 
@@ -243,7 +245,7 @@ function Header({
     <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
       {/* Inside the sticky header, so the header (and its Menu button) never scrolls under the banner. */}
       {auth.isImpersonating && <ImpersonationBanner auth={auth} />}
-      <div className="flex items-center gap-3 px-4 py-2.5 sm:px-6">
+      <div className="flex items-center gap-1.5 px-3 py-2.5 sm:gap-3 sm:px-6">
         <button
           type="button"
           onClick={onOpenMenu}
@@ -259,6 +261,8 @@ function Header({
         )}
         {auth.availableRoles.length > 1 && <RoleSwitcher auth={auth} />}
         <OwnLanguageSelect className="hidden sm:flex" />
+        <MessagesLink />
+        <NotificationBell />
         <ThemeSwitcher />
         {helpUrl && <HelpLink href={helpUrl} where="header" />}
         <UserMenu auth={auth} onChangePassword={onChangePassword} />
@@ -370,8 +374,9 @@ function UserMenu({ auth, onChangePassword }: { auth: AuthState; onChangePasswor
   const [isSigningOut, setIsSigningOut] = useState(false);
   return (
     <div className="flex items-center gap-3">
-      <div className="text-right">
-        <p className="hidden text-sm font-semibold leading-tight sm:block">{fullName(auth.realUser)}</p>
+      {/* On a phone the header keeps its room for the icons and Sign out; the home says who and in which role. */}
+      <div className="hidden text-right sm:block">
+        <p className="text-sm font-semibold leading-tight">{fullName(auth.realUser)}</p>
         <p className="text-xs text-slate-600 dark:text-slate-400">
           {auth.activeRole ? t(`common:roles.${auth.activeRole}`) : t("noRole")}
         </p>

@@ -1,9 +1,16 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { LIVE_PATH, type LiveEventType } from "../../../shared/contracts/live";
+import {
+  LIVE_PATH,
+  type LiveEventData,
+  type LiveEventType,
+  liveEventDataSchema,
+} from "../../../shared/contracts/live";
 import { authKeys } from "../auth/api";
 import { clearAuthCache } from "../auth/auth-cache";
 import { homeKeys } from "../home/keys";
+import { messagingKeys } from "../messaging/keys";
+import { notificationKeys } from "../notifications/keys";
 import { xpKeys } from "../xp/keys";
 
 /**
@@ -16,13 +23,20 @@ export function useLiveUpdates() {
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
     const source = new EventSource(LIVE_PATH);
-    const on = (type: LiveEventType, handle: () => void) => source.addEventListener(type, handle);
+    const on = (type: LiveEventType, handle: (data: LiveEventData) => void) =>
+      source.addEventListener(type, (event) => handle(dataOf(event)));
     on("home-changed", () => {
       void queryClient.invalidateQueries({ queryKey: homeKeys.all });
       void queryClient.invalidateQueries({ queryKey: xpKeys.all });
     });
     on("profile-changed", () => void queryClient.invalidateQueries({ queryKey: authKeys.me }));
     on("resync", () => void queryClient.invalidateQueries());
+    on("notifications-changed", () => void queryClient.invalidateQueries({ queryKey: notificationKeys.all }));
+    on("conversation-changed", ({ conversationId }) => {
+      if (conversationId)
+        void queryClient.invalidateQueries({ queryKey: messagingKeys.conversation(conversationId) });
+      void queryClient.invalidateQueries({ queryKey: messagingKeys.inbox });
+    });
     on("session-ended", () => {
       source.close();
       clearAuthCache();
@@ -31,4 +45,14 @@ export function useLiveUpdates() {
     });
     return () => source.close();
   }, [queryClient]);
+}
+
+/** What an event says: its JSON data, or nothing when it cannot be read. */
+function dataOf(event: Event): LiveEventData {
+  try {
+    const read = liveEventDataSchema.safeParse(JSON.parse((event as MessageEvent<string>).data));
+    return read.success ? read.data : {};
+  } catch {
+    return {};
+  }
 }
