@@ -91,7 +91,8 @@ describe("GET /api/admin/jobs and POST /api/admin/jobs/:name/run", () => {
     expect(waiting?.queued).toBe(1);
     expect(waiting?.nextRunAt).toBe(t.clock.now().toISOString());
 
-    expect(await t.jobs.runDueJobs()).toBe(1);
+    // A schedule of a few seconds (the mail sender's) may come due within the second advanced too.
+    expect(await t.jobs.runDueJobs()).toBeGreaterThanOrEqual(1);
     const done = (await listJobs()).find((job) => job.name === "sessions.sweep");
     expect(done).toMatchObject({
       queued: 0,
