@@ -55,6 +55,12 @@ export function useLockoutGuard(auth: AuthState): boolean {
     if (isLocked && pathname !== LOCKED_PATH) void navigate({ to: LOCKED_PATH, replace: true });
   }, [isLocked, pathname, navigate]);
 
+  // The strike that locked the dashboard is newer than any list already loaded: the locked page
+  // must show it.
+  useEffect(() => {
+    if (isLocked) void queryClient.invalidateQueries({ queryKey: integrityKeys.all });
+  }, [isLocked, queryClient]);
+
   useEffect(() => {
     if (!isStudent) return;
     const onLocked = () => {

@@ -57,6 +57,7 @@ export function AppShell({ auth, children }: { auth: AuthState; children: ReactN
         <div className="flex min-w-0 flex-1 flex-col">
           <Header
             auth={auth}
+            isLocked={isLocked}
             helpUrl={hasHelpButton ? auth.config.supportUrl : null}
             isDebug={isDebug}
             onOpenMenu={() => setIsMenuOpen(true)}
@@ -229,12 +230,14 @@ function Sidebar({
 
 function Header({
   auth,
+  isLocked,
   helpUrl,
   isDebug,
   onOpenMenu,
   onChangePassword,
 }: {
   auth: AuthState;
+  isLocked: boolean;
   helpUrl: string | null;
   isDebug: boolean;
   onOpenMenu: () => void;
@@ -261,8 +264,9 @@ function Header({
         )}
         {auth.availableRoles.length > 1 && <RoleSwitcher auth={auth} />}
         <OwnLanguageSelect className="hidden sm:flex" />
-        <MessagesLink />
-        <NotificationBell />
+        {/* Both are refused while the dashboard is locked. */}
+        {!isLocked && <MessagesLink />}
+        {!isLocked && <NotificationBell />}
         <ThemeSwitcher />
         {helpUrl && <HelpLink href={helpUrl} where="header" />}
         <UserMenu auth={auth} onChangePassword={onChangePassword} />
