@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import yauzl from "yauzl";
 import type { StudentResources } from "../../../shared/contracts/content";
 import { queryRows } from "../../db/client";
 import { demoId } from "../../seed/demo-accounts";
 import { createTestApp, type TestApp } from "../../test/harness";
+import { zipFilesOf } from "../../test/zip-files";
 import {
   AVA,
   addAttempt,
@@ -160,45 +160,19 @@ describe("a student's resources", () => {
   });
 });
 
-/** The files of an export archive, by name. */
-async function filesOf(response: Response): Promise<Map<string, string>> {
-  const buffer = Buffer.from(await response.arrayBuffer());
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))),
-  );
-  const files = new Map<string, string>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on("entry", (entry: yauzl.Entry) =>
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("end", () => {
-          files.set(entry.fileName, Buffer.concat(chunks).toString("utf8"));
-          zip.readEntry();
-        });
-      }),
-    );
-    zip.on("end", resolve);
-    zip.on("error", reject);
-    zip.readEntry();
-  });
-  return files;
-}
-
 describe("a student's assignments and kept resources, for privacy", () => {
   it("are part of the student's export", async () => {
     const response = await t.request(`/api/admin/privacy/students/${AVA}/export`, { cookie: cookies.admin });
     expect(response.status).toBe(200);
-    const files = await filesOf(response);
+    const files = await zipFilesOf(response);
     // Ava's own assignment (the Riverside course), not her class's lesson.
-    const assignments = files.get("assignments.csv")?.split("\r\n") ?? [];
+    const assignments = files["assignments.csv"]?.split("\r\n") ?? [];
     expect(assignments[0]).toBe(
       "kind,assigned,course,dueDate,note,assignedBy,assignedAt,removedBy,removedAt",
     );
     expect(assignments.filter(Boolean)).toHaveLength(2);
     expect(assignments[1]).toMatch(/^course,Math [^,]+,Math [^,]+,,,Alex Morgan,/);
-    expect(files.get("saved-resources.csv")).toContain("Ratio tables,article,Ratios,");
+    expect(files["saved-resources.csv"]).toContain("Ratio tables,article,Ratios,");
   });
 
   it("lose the student's name from notes, and what they kept, when the student is anonymised", async () => {

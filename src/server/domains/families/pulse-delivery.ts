@@ -6,7 +6,7 @@ import type { JobSchedule } from "../../platform/jobs/schedule";
 import { latestOccurrence } from "../../platform/jobs/schedule";
 import type { LiveHub } from "../../platform/live/hub";
 import { languageOfSql } from "../notifications/choices";
-import { notify } from "../notifications/notify";
+import { notifyEach, type PersonalNotification } from "../notifications/notify";
 import { isStudent } from "../rostering/queries";
 import { type ChildDigest, namesIn, pulseEmail, pulseLink } from "./pulse-email";
 import { buildPulses } from "./pulse-figures";
@@ -17,10 +17,8 @@ export const PULSE_SCHEDULE: JobSchedule = { dailyAt: "15:00", timeZone: SCHOOL_
 /** A family's digest day when they chose none: Friday (0 is Sunday). */
 export const DEFAULT_DIGEST_DAY = 5;
 
-/** Families told in one round before their deliveries are recorded. */
+/** Families told in one round (a few statements) before their deliveries are recorded. */
 const FAMILIES_PER_ROUND = 500;
-/** Families told at once within a round. */
-const TOLD_AT_ONCE = 8;
 
 /**
  * The week a digest day closes: on a Friday or a Saturday the week running (its school days are
@@ -114,32 +112,32 @@ export async function deliverWeeklyPulses(
     return child && childFigures ? [{ ...child, figures: childFigures }] : [];
   };
 
-  let told = 0;
-  const tell = async (family: DueFamily) => {
+  const notificationOf = (family: DueFamily): PersonalNotification[] => {
     const digests = family.childIds.flatMap(digestOf);
     const first = digests[0];
-    if (!first) return;
-    const reached = await notify(deps, {
-      userIds: [family.parentId],
-      type: "pulse.ready",
-      params: {
-        studentId: first.childId,
-        childName: namesIn(
-          digests.map((digest) => digest.givenName),
-          family.language,
-        ),
-        week,
+    if (!first) return [];
+    return [
+      {
+        userId: family.parentId,
+        params: {
+          studentId: first.childId,
+          childName: namesIn(
+            digests.map((digest) => digest.givenName),
+            family.language,
+          ),
+          week,
+        },
+        link: pulseLink(first.childId, week),
+        dedupeKey: `pulse:${week}`,
+        email: (language) => pulseEmail(digests, week, language),
       },
-      link: pulseLink(first.childId, week),
-      dedupeKey: `pulse:${week}`,
-      email: (language) => pulseEmail(digests, week, language),
-    });
-    if (reached > 0) told++;
+    ];
   };
+
+  let told = 0;
   for (let start = 0; start < families.length; start += FAMILIES_PER_ROUND) {
     const round = families.slice(start, start + FAMILIES_PER_ROUND);
-    for (let at = 0; at < round.length; at += TOLD_AT_ONCE)
-      await Promise.all(round.slice(at, at + TOLD_AT_ONCE).map(tell));
+    told += await notifyEach(deps, "pulse.ready", round.flatMap(notificationOf));
     await db.execute(sql`insert into pulse_deliveries (parent_sourced_id, week_start, delivered_at)
       select p.id, ${week}::date, ${now.toISOString()}::timestamptz
       from jsonb_array_elements_text(${JSON.stringify(round.map((family) => family.parentId))}::jsonb) as p(id)

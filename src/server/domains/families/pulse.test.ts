@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import yauzl from "yauzl";
 import type { LearningMetrics } from "../../../shared/contracts/activity";
 import type { PulseResponse } from "../../../shared/contracts/families";
 import type { StudentGoals } from "../../../shared/contracts/goals";
@@ -16,6 +15,7 @@ import {
 import { queryRows } from "../../db/client";
 import { demoId } from "../../seed/demo-accounts";
 import { createTestApp, type TestApp } from "../../test/harness";
+import { zipFilesOf } from "../../test/zip-files";
 import { forgetHomeSummaries } from "../activity/home-summaries";
 import { postEntries } from "../rewards/ledger";
 import { PULSE_JOB } from "./jobs";
@@ -578,32 +578,6 @@ describe("the weekly job", () => {
   });
 });
 
-/** The files of a .zip answer, by name. */
-async function unzip(response: Response): Promise<Record<string, string>> {
-  const buffer = Buffer.from(await response.arrayBuffer());
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))),
-  );
-  const files: Record<string, string> = {};
-  await new Promise<void>((resolve, reject) => {
-    zip.on("entry", (entry: yauzl.Entry) =>
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("end", () => {
-          files[entry.fileName] = Buffer.concat(chunks).toString("utf8");
-          zip.readEntry();
-        });
-      }),
-    );
-    zip.on("end", resolve);
-    zip.on("error", reject);
-    zip.readEntry();
-  });
-  return files;
-}
-
 describe("privacy", () => {
   it("exports a child's pulses, notes and deliveries; anonymising scrubs the notes and keeps the figures", async () => {
     const week = currentWeekOf(AVA);
@@ -623,7 +597,7 @@ describe("privacy", () => {
 
     const exported = await t.request(`/api/admin/privacy/students/${AVA}/export`, { cookie: cookies.admin });
     expect(exported.status).toBe(200);
-    const files = await unzip(exported);
+    const files = await zipFilesOf(exported);
     expect(files["weekly-pulses.csv"]?.trim().split("\n")).toHaveLength((kept ?? 0) + 1);
     expect(files["weekly-pulse-notes.csv"]).toContain("Ava Johnson led the reading circle.");
     expect(files["weekly-pulse-note-history.csv"]).toContain("Ava Johnson led the reading circle.");

@@ -5,7 +5,7 @@ import type { JobRunner } from "../../platform/jobs/runner";
 import type { LiveHub } from "../../platform/live/hub";
 import type { FileStorage } from "../../platform/storage";
 import type { DomainJobDeps } from "../../server-jobs";
-import { notify } from "../notifications/notify";
+import { notifyEach } from "../notifications/notify";
 import { nameOf } from "../rostering/queries";
 import { sendDueAnnouncements } from "./announcements";
 import { MESSAGE_NOTIFY_JOB } from "./messages";
@@ -35,17 +35,16 @@ export async function notifyUnreadMembers(
       where m.id = ${messageId}::uuid and o.user_sourced_id <> m.author_sourced_id
         and coalesce(o.last_read_at, '-infinity'::timestamptz) < m.created_at`,
   );
-  let told = 0;
-  for (const member of members) {
-    told += await notify(deps, {
-      userIds: [member.user_id],
-      type: "message.received",
+  return notifyEach(
+    deps,
+    "message.received",
+    members.map((member) => ({
+      userId: member.user_id,
       params: { senderName: member.sender ?? "" },
       link: `/app/messages?conversation=${member.conversation_id}`,
       dedupeKey: `message:${member.conversation_id}:${member.last_read_at ?? "never"}`,
-    });
-  }
-  return told;
+    })),
+  );
 }
 
 /**

@@ -1,13 +1,12 @@
-import { text } from "node:stream/consumers";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import yauzl from "yauzl";
 import type { ContactList, Inbox, SentMessage, Thread } from "../../../shared/contracts/messaging";
 import { MAX_PICTURE_BYTES } from "../../../shared/contracts/messaging";
 import { queryRows } from "../../db/client";
 import { readLiveStream } from "../../platform/live/test-support";
 import { demoId } from "../../seed/demo-accounts";
 import { createTestApp, type TestApp } from "../../test/harness";
+import { zipFilesOf } from "../../test/zip-files";
 import { MESSAGE_NOTIFY_DELAY_MS } from "./messages";
 
 let t: TestApp;
@@ -480,31 +479,6 @@ describe("the request size", () => {
   });
 });
 
-/** The files of a .zip, by name, as text. */
-async function filesOf(zipBytes: Buffer): Promise<Record<string, string>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(zipBytes, { lazyEntries: true }, (error, file) =>
-      error ? reject(error) : resolve(file),
-    ),
-  );
-  const files: Record<string, string> = {};
-  await new Promise<void>((resolve, reject) => {
-    zip.on("entry", (entry: yauzl.Entry) =>
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        void text(stream).then((content) => {
-          files[entry.fileName] = content;
-          zip.readEntry();
-        }, reject);
-      }),
-    );
-    zip.on("end", resolve);
-    zip.on("error", reject);
-    zip.readEntry();
-  });
-  return files;
-}
-
 describe("a student's personal data", () => {
   it("is in their export, and anonymising removes their words, pictures and name from messaging", async () => {
     await setStudentsMayWrite(true);
@@ -529,7 +503,7 @@ describe("a student's personal data", () => {
 
     const exported = await t.request(`/api/admin/privacy/students/${AVA}/export`, { cookie: cookies.admin });
     expect(exported.status).toBe(200);
-    const files = await filesOf(Buffer.from(await exported.arrayBuffer()));
+    const files = await zipFilesOf(exported);
     expect(files["conversations.csv"]).toContain("Maya Patel");
     expect(files["messages.csv"]).toContain("This is Ava Johnson, student@dash.demo");
     expect(files["messages.csv"]).toContain("Ava Johnson.png");

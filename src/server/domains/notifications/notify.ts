@@ -28,7 +28,20 @@ export interface NotifyDeps {
   live: Pick<LiveHub, "publish">;
 }
 
+/** A notification of its own for one person (a digest of their children, a message in their thread). */
+export interface PersonalNotification {
+  userId: string;
+  params?: Record<string, string | number>;
+  link?: string | null;
+  dedupeKey?: string;
+  email?: NotificationInput["email"];
+}
+
+type EmailContent = ReturnType<NonNullable<NotificationInput["email"]>>;
+
 interface Recipient {
+  /** The place of the notification in the list given. */
+  at: number;
   user_id: string;
   address: string | null;
   language: Language;
@@ -39,6 +52,9 @@ interface Recipient {
   told_before: boolean;
 }
 
+/** Notifications written per statement. */
+const BATCH = 1000;
+
 /**
  * Tells people of something: an in-app notification to each who wants it (their choice per type,
  * else the type's default), their open pages told at once, and a mail to each who wants one and
@@ -46,75 +62,124 @@ interface Recipient {
  * how many people were told.
  */
 export async function notify(deps: NotifyDeps, input: NotificationInput): Promise<number> {
-  const userIds = [...new Set(input.userIds)];
-  if (userIds.length === 0) return 0;
-  const { db, live } = deps;
-  const params = pickParams(input.type, input.params ?? {});
-  const dedupeKey = input.dedupeKey ?? null;
-  const user = sql`u.sourced_id`;
-  // The in-app rows in one statement; people told before under the same key are left alone.
-  const recipients = await queryRows<Recipient>(
-    db,
-    sql`with recipients as (
-          select u.sourced_id as user_id, nullif(trim(u.email), '') as address,
-            ${languageOfSql(user)} as language,
-            ${wantsSql(user, input.type, "inApp")} as wants_in_app,
-            ${wantsSql(user, input.type, "email")} as wants_email,
-            ${dedupeKey}::text is not null and exists (select 1 from notifications n
-              where n.user_sourced_id = u.sourced_id and n.dedupe_key = ${dedupeKey}) as told_before
-          from users u
-          where u.sourced_id in (select jsonb_array_elements_text(${JSON.stringify(userIds)}::jsonb))
-            and u.status = 'active' and u.enabled_user
-        ), written as (
-          insert into notifications (user_sourced_id, type, params, link, dedupe_key)
-          select user_id, ${input.type}, ${JSON.stringify(params)}::jsonb, ${input.link ?? null}, ${dedupeKey}
-          from recipients where wants_in_app and not told_before
-          on conflict (user_sourced_id, dedupe_key) where dedupe_key is not null do nothing
-          returning user_sourced_id
-        )
-        select r.user_id, r.address, r.language, r.wants_email, r.told_before,
-          exists (select 1 from written w where w.user_sourced_id = r.user_id) as told_in_app
-        from recipients r`,
-  );
-
-  const toldInApp = recipients.filter((recipient) => recipient.told_in_app).map((r) => r.user_id);
-  if (toldInApp.length > 0) await live.publish("notifications-changed", toldInApp);
-
-  const mailed = await queueEmails(
-    db,
-    input.type,
-    emailsFor(
-      recipients.filter((recipient) => recipient.wants_email && recipient.address && !recipient.told_before),
-      input,
-      params,
-    ),
-  );
-  const toldByMail = new Set(mailed.map((mail) => mail.recipientId));
-  return recipients.filter((recipient) => recipient.told_in_app || toldByMail.has(recipient.user_id)).length;
-}
-
-/** Each mail made once per language, however many people read it. */
-function emailsFor(
-  recipients: Recipient[],
-  input: NotificationInput,
-  params: Record<string, string | number>,
-) {
-  const rendered = new Map<Language, { subject: string; text: string; html?: string | null }>();
-  const contentIn = (language: Language) => {
+  const rendered = new Map<Language, EmailContent>();
+  // Everyone reads the same: each language's mail is made once.
+  const email = (language: Language) => {
     let content = rendered.get(language);
     if (!content) {
       content = input.email
         ? input.email(language)
-        : renderNotificationEmail(input.type, params, input.link ?? null, language);
+        : renderNotificationEmail(
+            input.type,
+            pickParams(input.type, input.params ?? {}),
+            input.link ?? null,
+            language,
+          );
       rendered.set(language, content);
     }
     return content;
   };
-  return recipients.map((recipient) => ({
-    to: { address: recipient.address ?? "", userId: recipient.user_id },
-    ...contentIn(recipient.language),
-    dedupeKey: input.dedupeKey ? `notify:${recipient.user_id}:${input.type}:${input.dedupeKey}` : null,
+  return notifyEach(
+    deps,
+    input.type,
+    [...new Set(input.userIds)].map((userId) => ({
+      userId,
+      params: input.params,
+      link: input.link,
+      dedupeKey: input.dedupeKey,
+      email,
+    })),
+  );
+}
+
+/**
+ * `notify` for many people told different things of one type (each family its own digest), in a
+ * few statements whatever their number. Answers how many of the notifications reached someone.
+ */
+export async function notifyEach(
+  deps: NotifyDeps,
+  type: NotificationType,
+  notifications: readonly PersonalNotification[],
+): Promise<number> {
+  let told = 0;
+  for (let start = 0; start < notifications.length; start += BATCH)
+    told += await notifyBatch(deps, type, notifications.slice(start, start + BATCH));
+  return told;
+}
+
+async function notifyBatch(
+  deps: NotifyDeps,
+  type: NotificationType,
+  notifications: readonly PersonalNotification[],
+): Promise<number> {
+  const { db, live } = deps;
+  const given = notifications.map((notification, at) => ({
+    at,
+    user_id: notification.userId,
+    params: pickParams(type, notification.params ?? {}),
+    link: notification.link ?? null,
+    dedupe_key: notification.dedupeKey ?? null,
   }));
+  const user = sql`u.sourced_id`;
+  // The in-app rows in one statement; people told before under the same key are left alone.
+  const recipients = await queryRows<Recipient>(
+    db,
+    sql`with given as (
+          select * from jsonb_to_recordset(${JSON.stringify(given)}::jsonb)
+            as g(at int, user_id text, params jsonb, link text, dedupe_key text)
+        ), recipients as (
+          select g.at, g.params, g.link, g.dedupe_key, u.sourced_id as user_id,
+            nullif(trim(u.email), '') as address,
+            ${languageOfSql(user)} as language,
+            ${wantsSql(user, type, "inApp")} as wants_in_app,
+            ${wantsSql(user, type, "email")} as wants_email,
+            g.dedupe_key is not null and exists (select 1 from notifications n
+              where n.user_sourced_id = u.sourced_id and n.dedupe_key = g.dedupe_key) as told_before
+          from given g join users u on u.sourced_id = g.user_id
+          where u.status = 'active' and u.enabled_user
+        ), written as (
+          insert into notifications (user_sourced_id, type, params, link, dedupe_key)
+          select user_id, ${type}, params, link, dedupe_key
+          from recipients where wants_in_app and not told_before
+          on conflict (user_sourced_id, dedupe_key) where dedupe_key is not null do nothing
+          returning user_sourced_id, dedupe_key
+        )
+        select r.at, r.user_id, r.address, r.language, r.wants_email, r.told_before,
+          exists (select 1 from written w where w.user_sourced_id = r.user_id
+            and w.dedupe_key is not distinct from r.dedupe_key) as told_in_app
+        from recipients r`,
+  );
+
+  const toldInApp = recipients.filter((recipient) => recipient.told_in_app).map((r) => r.user_id);
+  if (toldInApp.length > 0) await live.publish("notifications-changed", [...new Set(toldInApp)]);
+
+  const mailedTo = recipients.filter(
+    (recipient) => recipient.wants_email && recipient.address && !recipient.told_before,
+  );
+  const mailed = await queueEmails(
+    db,
+    type,
+    mailedTo.map((recipient) => {
+      const notification = notifications[recipient.at] as PersonalNotification;
+      const content = notification.email
+        ? notification.email(recipient.language)
+        : renderNotificationEmail(
+            type,
+            given[recipient.at]?.params ?? {},
+            notification.link ?? null,
+            recipient.language,
+          );
+      return {
+        to: { address: recipient.address ?? "", userId: recipient.user_id },
+        ...content,
+        dedupeKey: notification.dedupeKey
+          ? `notify:${recipient.user_id}:${type}:${notification.dedupeKey}`
+          : null,
+      };
+    }),
+  );
+  const toldByMail = new Set(mailed.map((mail) => mailedTo[mail.at]?.at));
+  return recipients.filter((recipient) => recipient.told_in_app || toldByMail.has(recipient.at)).length;
 }
 
 /** The values given, with each of the type's own present (a sentence never shows a placeholder). */

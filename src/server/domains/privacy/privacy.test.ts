@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import yauzl from "yauzl";
 import { accessLogResponseSchema, DEFAULT_RETENTION } from "../../../shared/contracts/privacy";
 import { queryRows } from "../../db/client";
 import { createLogger } from "../../lib/logger";
 import { createTestApp, type TestApp } from "../../test/harness";
+import { zipFilesOf } from "../../test/zip-files";
 import { recordSensitiveAccess } from "./access-log";
 import { EXPORT_FILE_NAMES } from "./export";
 import { runDailyRetention } from "./retention";
@@ -37,32 +37,6 @@ beforeAll(async () => {
   ids.otherStudent = other?.id as string;
 });
 afterAll(() => t.close());
-
-/** The files of a .zip answer, by name. */
-async function unzip(response: Response): Promise<Record<string, string>> {
-  const buffer = Buffer.from(await response.arrayBuffer());
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))),
-  );
-  const files: Record<string, string> = {};
-  await new Promise<void>((resolve, reject) => {
-    zip.on("entry", (entry: yauzl.Entry) => {
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("end", () => {
-          files[entry.fileName] = Buffer.concat(chunks).toString("utf8");
-          zip.readEntry();
-        });
-      });
-    });
-    zip.on("end", resolve);
-    zip.on("error", reject);
-    zip.readEntry();
-  });
-  return files;
-}
 
 const adminExport = (studentId: string, cookie = admin) =>
   t.request(`/api/admin/privacy/students/${studentId}/export`, { cookie });
@@ -112,7 +86,7 @@ describe("exporting a student's data", () => {
     expect(response.headers.get("content-disposition")).toMatch(
       /^attachment; filename="dash-student-.+\.zip"$/,
     );
-    const files = await unzip(response);
+    const files = await zipFilesOf(response);
     expect(Object.keys(files).sort()).toEqual([...EXPORT_FILE_NAMES].sort());
     for (const name of EXPORT_FILE_NAMES.slice(1)) expect(files["README.txt"]).toContain(name);
 
@@ -166,7 +140,7 @@ describe("a parent or guardian downloading their child's data", () => {
     for (const email of ["parent@dash.demo", "guardian@dash.demo"]) {
       const response = await familyExport(ids.student as string, await t.signIn(email));
       expect(response.status, email).toBe(200);
-      expect(Object.keys(await unzip(response))).toContain("profile.json");
+      expect(Object.keys(await zipFilesOf(response))).toContain("profile.json");
     }
     const log = await accessLog(`?personId=${ids.student}`);
     expect(log.data.slice(0, 2).map((entry) => entry.actor.sourcedId)).toEqual([ids.guardian, ids.parent]);

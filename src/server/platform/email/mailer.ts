@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { type Database, queryRows } from "../../db/client";
 import { wantsSql } from "../../domains/notifications/choices";
@@ -36,15 +37,18 @@ export async function queueEmail(db: Database, email: OutgoingEmail): Promise<st
 
 /**
  * Many mails of one category in few statements (a weekly digest, an announcement to a school):
- * answers those written (id and recipient), as `queueEmail` would one by one.
+ * answers those written (id, recipient and place in `emails`), as `queueEmail` would one by one.
  */
 export async function queueEmails(
   db: Database,
   category: string,
   emails: readonly Omit<OutgoingEmail, "category">[],
-): Promise<{ id: string; recipientId: string | null }[]> {
+): Promise<{ id: string; recipientId: string | null; at: number }[]> {
   const rows = emails
-    .map((email) => ({
+    .map((email, at) => ({
+      // The id is made here, so each mail written is known by its place in `emails`.
+      id: randomUUID(),
+      at,
       address: email.to.address.trim(),
       user_id: email.to.userId ?? null,
       subject: email.subject.replace(/\s+/g, " ").trim().slice(0, MAX_SUBJECT_LENGTH),
@@ -53,16 +57,17 @@ export async function queueEmails(
       dedupe_key: email.dedupeKey ?? null,
     }))
     .filter((row) => row.address !== "");
-  const written: { id: string; recipientId: string | null }[] = [];
+  const written: { id: string; recipientId: string | null; at: number }[] = [];
   for (let start = 0; start < rows.length; start += BATCH) {
     const batch = rows.slice(start, start + BATCH);
+    const placeOf = new Map<string, number>(batch.map((row) => [row.id, row.at]));
     const rowsWritten = await queryRows<{ id: string; recipient_id: string | null }>(
       db,
       sql`insert into email_outbox
-            (recipient_sourced_id, to_address, category, subject, text_body, html_body, dedupe_key)
-          select r.user_id, m.address, ${category}, m.subject, m.text_body, m.html_body, m.dedupe_key
+            (id, recipient_sourced_id, to_address, category, subject, text_body, html_body, dedupe_key)
+          select m.id, r.user_id, m.address, ${category}, m.subject, m.text_body, m.html_body, m.dedupe_key
           from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as m(
-            address text, user_id text, subject text, text_body text, html_body text, dedupe_key text)
+            id uuid, address text, user_id text, subject text, text_body text, html_body text, dedupe_key text)
           cross join lateral (select coalesce(
             m.user_id,
             (select u.sourced_id from users u where lower(u.email) = lower(m.address) order by u.sourced_id limit 1)
@@ -71,7 +76,13 @@ export async function queueEmails(
           on conflict (dedupe_key) where dedupe_key is not null do nothing
           returning id, recipient_sourced_id as recipient_id`,
     );
-    written.push(...rowsWritten.map((row) => ({ id: row.id, recipientId: row.recipient_id })));
+    written.push(
+      ...rowsWritten.map((row) => ({
+        id: row.id,
+        recipientId: row.recipient_id,
+        at: placeOf.get(row.id) ?? -1,
+      })),
+    );
   }
   return written;
 }

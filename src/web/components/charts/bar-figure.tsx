@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { axisNumber } from "../../lib/format";
+import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
+import { CATEGORY_AXIS, CHART_GRID, ChartFigure, TOOLTIP_FRAME, VALUE_AXIS } from "./chart-style";
 
 export interface FigureBar {
   /** Under the bar; `name` says it in full in the tooltip and to screen readers. */
@@ -33,51 +33,34 @@ export function BarFigure({
 }) {
   const summary = bars.map((bar) => `${bar.name}: ${formatValue(bar.value)}`).join("; ");
   return (
-    <figure>
-      <div
-        role="img"
-        aria-label={`${description}. ${summary}.`}
-        className="h-64 text-slate-600 dark:text-slate-300"
-      >
-        <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={bars} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-            <CartesianGrid vertical={false} stroke="currentColor" strokeOpacity={0.2} />
-            <XAxis
-              dataKey="label"
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              tickLine={false}
-              axisLine={{ stroke: "currentColor", strokeOpacity: 0.4 }}
-              // A few bars name each one; a long run of days skips labels rather than overlap them.
-              interval={bars.length > 12 ? "preserveStartEnd" : 0}
-              minTickGap={12}
-            />
-            <YAxis
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              tickLine={false}
-              axisLine={false}
-              allowDecimals={false}
-              domain={minimumTop ? [0, (dataMax: number) => Math.max(dataMax, minimumTop)] : undefined}
-              width="auto"
-              tickFormatter={axisNumber}
-            />
-            <Tooltip
-              cursor={{ fill: "currentColor", fillOpacity: 0.08 }}
-              formatter={(value) => [formatValue(Number(value)), valueLabel]}
-              labelFormatter={(_, payload) => payload?.[0]?.payload?.name ?? ""}
-              contentStyle={{ borderRadius: 8, fontSize: 13, color: "#0f172a" }}
-            />
-            <Bar
-              dataKey="value"
-              name={valueLabel}
-              fill="#2563eb"
-              radius={[6, 6, 0, 0]}
-              maxBarSize={64}
-              isAnimationActive={false}
-            />
-          </BarChart>
-        </ResponsiveContainer>
-      </div>
-      <figcaption className="mt-2 text-xs text-slate-600 dark:text-slate-300">{caption}</figcaption>
-    </figure>
+    <ChartFigure label={`${description}. ${summary}.`} caption={caption}>
+      <BarChart data={bars} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+        <CartesianGrid {...CHART_GRID} />
+        <XAxis
+          {...CATEGORY_AXIS}
+          dataKey="label"
+          // A few bars name each one; a long run of days skips labels rather than overlap them.
+          interval={bars.length > 12 ? "preserveStartEnd" : 0}
+          minTickGap={12}
+        />
+        <YAxis
+          {...VALUE_AXIS}
+          domain={minimumTop ? [0, (dataMax: number) => Math.max(dataMax, minimumTop)] : undefined}
+        />
+        <Tooltip
+          {...TOOLTIP_FRAME}
+          formatter={(value) => [formatValue(Number(value)), valueLabel]}
+          labelFormatter={(_, payload) => payload?.[0]?.payload?.name ?? ""}
+        />
+        <Bar
+          dataKey="value"
+          name={valueLabel}
+          fill="#2563eb"
+          radius={[6, 6, 0, 0]}
+          maxBarSize={64}
+          isAnimationActive={false}
+        />
+      </BarChart>
+    </ChartFigure>
   );
 }

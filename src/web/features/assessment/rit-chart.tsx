@@ -1,15 +1,13 @@
 import { useTranslation } from "react-i18next";
-import {
-  Area,
-  CartesianGrid,
-  ComposedChart,
-  Line,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
+import { Area, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from "recharts";
 import { type MapTestRecord, mapScaleOf } from "../../../shared/contracts/assessment";
+import {
+  CATEGORY_AXIS,
+  CHART_GRID,
+  ChartFigure,
+  TOOLTIP_FRAME,
+  VALUE_AXIS,
+} from "../../components/charts/chart-style";
 import { subjectColor } from "../../lib/subjects";
 
 /** NWEA's scales under Dash's subject names, for the subject's colour. */
@@ -47,74 +45,49 @@ export function RitChart({ subject, tests }: { subject: string; tests: MapTestRe
   const hasBand = points.some((point) => point.band !== null);
   const color = subjectColor(DASH_SUBJECT_OF_SCALE[mapScaleOf(subject) ?? ""] ?? subject);
   return (
-    <figure>
-      <div
-        role="img"
-        aria-label={t("map.chart.label", { subject, summary })}
-        className="h-64 text-slate-600 dark:text-slate-300"
-      >
-        <ResponsiveContainer width="100%" height="100%">
-          <ComposedChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
-            <CartesianGrid vertical={false} stroke="currentColor" strokeOpacity={0.2} />
-            <XAxis
-              dataKey="term"
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              tickLine={false}
-              axisLine={{ stroke: "currentColor", strokeOpacity: 0.4 }}
-              interval="preserveStartEnd"
-              minTickGap={16}
-            />
-            <YAxis
-              domain={[low, high]}
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              tickLine={false}
-              axisLine={false}
-              allowDecimals={false}
-              width="auto"
-            />
-            <Tooltip
-              formatter={(value, name) => [
-                Array.isArray(value) ? value.join("–") : String(value),
-                String(name),
-              ]}
-              contentStyle={{ borderRadius: 8, fontSize: 13, color: "#0f172a" }}
-            />
-            {hasBand && (
-              <Area
-                dataKey="band"
-                name={t("map.chart.band")}
-                fill="#94a3b8"
-                fillOpacity={0.25}
-                stroke="none"
-                isAnimationActive={false}
-                connectNulls
-              />
-            )}
-            {hasBand && (
-              <Line
-                dataKey="median"
-                name={t("map.chart.median")}
-                stroke="#64748b"
-                strokeDasharray="5 4"
-                dot={false}
-                isAnimationActive={false}
-                connectNulls
-              />
-            )}
-            <Line
-              dataKey="rit"
-              name={t("map.rit")}
-              stroke={color}
-              strokeWidth={3}
-              dot={{ r: 5, fill: color }}
-              isAnimationActive={false}
-            />
-          </ComposedChart>
-        </ResponsiveContainer>
-      </div>
-      <figcaption className="mt-2 text-xs text-slate-600 dark:text-slate-300">
-        {hasBand ? t("map.chart.captionWithBand") : t("map.chart.caption")}
-      </figcaption>
-    </figure>
+    <ChartFigure
+      label={t("map.chart.label", { subject, summary })}
+      caption={hasBand ? t("map.chart.captionWithBand") : t("map.chart.caption")}
+    >
+      <ComposedChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
+        <CartesianGrid {...CHART_GRID} />
+        <XAxis {...CATEGORY_AXIS} dataKey="term" interval="preserveStartEnd" minTickGap={16} />
+        <YAxis {...VALUE_AXIS} domain={[low, high]} />
+        <Tooltip
+          {...TOOLTIP_FRAME}
+          formatter={(value, name) => [Array.isArray(value) ? value.join("–") : String(value), String(name)]}
+        />
+        {hasBand && (
+          <Area
+            dataKey="band"
+            name={t("map.chart.band")}
+            fill="#94a3b8"
+            fillOpacity={0.25}
+            stroke="none"
+            isAnimationActive={false}
+            connectNulls
+          />
+        )}
+        {hasBand && (
+          <Line
+            dataKey="median"
+            name={t("map.chart.median")}
+            stroke="#64748b"
+            strokeDasharray="5 4"
+            dot={false}
+            isAnimationActive={false}
+            connectNulls
+          />
+        )}
+        <Line
+          dataKey="rit"
+          name={t("map.rit")}
+          stroke={color}
+          strokeWidth={3}
+          dot={{ r: 5, fill: color }}
+          isAnimationActive={false}
+        />
+      </ComposedChart>
+    </ChartFigure>
   );
 }

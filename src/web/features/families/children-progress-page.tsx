@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { Link, useSearch } from "@tanstack/react-router";
 import { CalendarRange, ClipboardList, LineChart, Users } from "lucide-react";
 import { type ReactNode, useState } from "react";
@@ -379,20 +379,15 @@ function MapSection({ childId, name }: { childId: string; name: string }) {
         </Link>
       }
     >
-      {results.isPending && <Loading label={t("progress.mapLoading")} rows={3} />}
-      {results.isError && (
-        <QueryError
-          error={results.error}
-          fallback={t("progress.mapFailed")}
-          onRetry={() => results.refetch()}
-        />
-      )}
-      {results.data &&
-        (results.data.subjects.length === 0 ? (
-          <EmptyState icon={LineChart} title={t("progress.mapNone", { name })} />
-        ) : (
+      <Queried
+        query={results}
+        loading={t("progress.mapLoading")}
+        failed={t("progress.mapFailed")}
+        empty={<EmptyState icon={LineChart} title={t("progress.mapNone", { name })} />}
+      >
+        {(subjects) => (
           <ul className="grid gap-6 lg:grid-cols-2">
-            {results.data.subjects.map((subject) => {
+            {subjects.map((subject) => {
               const latest = subject.tests.at(-1);
               return (
                 <li key={subject.subject} className="min-w-0">
@@ -413,7 +408,8 @@ function MapSection({ childId, name }: { childId: string; name: string }) {
               );
             })}
           </ul>
-        ))}
+        )}
+      </Queried>
     </Section>
   );
 }
@@ -424,24 +420,46 @@ function PlacementsSection({ childId, name }: { childId: string; name: string })
   const placements = useQuery(studentPlacementsQuery(childId));
   return (
     <Section title={t("progress.placementsTitle")} description={t("progress.placementsDescription")}>
-      {placements.isPending && <Loading label={t("progress.placementsLoading")} rows={3} />}
-      {placements.isError && (
-        <QueryError
-          error={placements.error}
-          fallback={t("progress.placementsFailed")}
-          onRetry={() => placements.refetch()}
-        />
-      )}
-      {placements.data &&
-        (placements.data.subjects.length === 0 ? (
-          <EmptyState icon={ClipboardList} title={t("progress.placementsNone", { name })} />
-        ) : (
+      <Queried
+        query={placements}
+        loading={t("progress.placementsLoading")}
+        failed={t("progress.placementsFailed")}
+        empty={<EmptyState icon={ClipboardList} title={t("progress.placementsNone", { name })} />}
+      >
+        {(subjects) => (
           <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
-            {placements.data.subjects.map((placement) => (
+            {subjects.map((placement) => (
               <SubjectPlacementCard key={placement.subject} placement={placement} />
             ))}
           </div>
-        ))}
+        )}
+      </Queried>
     </Section>
+  );
+}
+
+/**
+ * A section's per-subject query: grey rows while it loads, the error with a retry, `empty` when
+ * there is no subject, else the subjects. Kept data still shows under a failed refetch.
+ */
+function Queried<Subject>({
+  query,
+  loading,
+  failed,
+  empty,
+  children,
+}: {
+  query: UseQueryResult<{ subjects: Subject[] }>;
+  loading: string;
+  failed: string;
+  empty: ReactNode;
+  children: (subjects: Subject[]) => ReactNode;
+}) {
+  return (
+    <>
+      {query.isPending && <Loading label={loading} rows={3} />}
+      {query.isError && <QueryError error={query.error} fallback={failed} onRetry={() => query.refetch()} />}
+      {query.data && (query.data.subjects.length === 0 ? empty : children(query.data.subjects))}
+    </>
   );
 }

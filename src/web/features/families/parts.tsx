@@ -1,13 +1,9 @@
-import { ShieldAlert } from "lucide-react";
-import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ChildOverview } from "../../../shared/contracts/families";
-import { useAnnouncement } from "../../components/ui/announcement";
 import { gradeLabel } from "../../lib/format";
 import { ApiRequestError } from "../../lib/http";
 import { i18next } from "../../lib/i18n";
-import { LockedBadge, StrikeMeter } from "../integrity/parts";
-import { StrikeList } from "../integrity/strike-list";
+import { FamilyStandingNotice } from "../integrity/home-cards";
 
 /** What a child is called on their family's pages: the first name they go by. */
 export const firstNameOf = (child: Pick<ChildOverview, "givenName" | "preferredFirstName">) =>
@@ -73,53 +69,10 @@ export function ChildFacts({ child }: { child: ChildOverview }) {
   );
 }
 
-/**
- * A child's strikes or lock in plain words, only while there is something to say, with the way to
- * read each strike's reasons (and appeal one) when the family asks for them.
- */
+/** A child's strikes or lock, in the same words as on the family's home. */
 export function StandingNotice({ child }: { child: ChildOverview }) {
-  const { t } = useTranslation("families");
-  const [isOpen, setIsOpen] = useState(false);
-  const [announcement, announce] = useAnnouncement();
-  const panelId = useId();
-  const { activeStrikes, threshold, isLocked, lockoutEnabled } = child.standing;
-  if (activeStrikes === 0 && !isLocked) return null;
-  const name = firstNameOf(child);
   return (
-    <div className="rounded-xl border border-sky-300 bg-sky-50 p-3 text-sm dark:border-sky-800 dark:bg-sky-950">
-      <div className="flex flex-wrap items-center gap-2">
-        <p className="flex items-start gap-2 font-semibold">
-          <ShieldAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-sky-800 dark:text-sky-200" />
-          {isLocked
-            ? t("standing.lockedTitle", { name })
-            : t("standing.title", { name, count: activeStrikes })}
-        </p>
-        {isLocked && <LockedBadge />}
-      </div>
-      <div className="mt-2">
-        <StrikeMeter active={activeStrikes} threshold={lockoutEnabled ? threshold : null} />
-      </div>
-      <p className="mt-2">
-        {isLocked
-          ? t("standing.locked", { name })
-          : lockoutEnabled
-            ? t("standing.strikesLockout", { name, threshold })
-            : t("standing.strikes", { name })}
-      </p>
-      <button
-        type="button"
-        aria-expanded={isOpen}
-        aria-controls={panelId}
-        onClick={() => setIsOpen(!isOpen)}
-        className="mt-2 text-left text-sm font-semibold text-brand-700 underline hover:text-brand-900 dark:text-brand-100"
-      >
-        {isOpen ? t("standing.hide") : t("standing.show", { name })}
-      </button>
-      <div id={panelId} hidden={!isOpen} className="mt-3 space-y-3">
-        {announcement}
-        {isOpen && <StrikeList studentId={child.sourcedId} name={name} viewer="family" announce={announce} />}
-      </div>
-    </div>
+    <FamilyStandingNotice childId={child.sourcedId} name={firstNameOf(child)} standing={child.standing} />
   );
 }
 

@@ -1,25 +1,15 @@
 import { useTranslation } from "react-i18next";
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Legend,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
+import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import type { ProgressWeek } from "../../../shared/contracts/families";
-import { axisNumber, formatXp, monthDayLabel } from "../../lib/format";
+import {
+  CATEGORY_AXIS,
+  CHART_GRID,
+  ChartFigure,
+  TOOLTIP_FRAME,
+  VALUE_AXIS,
+} from "../../components/charts/chart-style";
+import { formatXp, monthDayLabel } from "../../lib/format";
 import { subjectColor } from "../../lib/subjects";
-
-const TOOLTIP_STYLE = {
-  borderRadius: 8,
-  border: "1px solid rgb(148 163 184 / 0.4)",
-  background: "var(--tooltip-bg, white)",
-  color: "inherit",
-};
 
 /**
  * XP of each week, stacked by subject in the subjects' own colours, with the weekly goal as a
@@ -45,72 +35,52 @@ export function WeeklyXpChart({ weeks, weeklyGoal }: { weeks: ProgressWeek[]; we
     )
     .join("; ");
   return (
-    <figure>
-      <div
-        role="img"
-        aria-label={t("progress.charts.xpLabel", { summary, goal: formatXp(weeklyGoal) })}
-        className="h-72 text-slate-600 sm:h-80 dark:text-slate-300"
-      >
-        <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={points} margin={{ top: 16, right: 8, bottom: 0, left: 0 }}>
-            <CartesianGrid vertical={false} stroke="currentColor" strokeOpacity={0.15} />
-            <XAxis
-              dataKey="label"
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              tickLine={false}
-              axisLine={{ stroke: "currentColor", strokeOpacity: 0.4 }}
-              minTickGap={12}
-            />
-            <YAxis
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              tickLine={false}
-              axisLine={false}
-              allowDecimals={false}
-              width="auto"
-              tickFormatter={axisNumber}
-              domain={[0, "auto"]}
-            />
-            <Tooltip
-              cursor={{ fill: "currentColor", fillOpacity: 0.08 }}
-              contentStyle={TOOLTIP_STYLE}
-              wrapperClassName="[--tooltip-bg:white] dark:[--tooltip-bg:#0f172a]"
-              labelFormatter={(label) => t("progress.charts.weekOf", { week: String(label) })}
-              formatter={(value, name) => [t("progress.charts.xp", { xp: formatXp(Number(value)) }), name]}
-            />
-            <Legend wrapperStyle={{ fontSize: 12, paddingTop: 8 }} />
-            {subjects.map((subject, index) => (
-              <Bar
-                key={subject}
-                dataKey={`s${index}`}
-                name={subject}
-                stackId="xp"
-                fill={subjectColor(subject)}
-                maxBarSize={48}
-                isAnimationActive={false}
-              />
-            ))}
-            {weeklyGoal > 0 && (
-              <ReferenceLine
-                y={weeklyGoal}
-                stroke="#dc2626"
-                strokeDasharray="6 4"
-                strokeWidth={2}
-                ifOverflow="extendDomain"
-              />
-            )}
-          </BarChart>
-        </ResponsiveContainer>
-      </div>
-      <figcaption className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-300">
-        {weeklyGoal > 0 && (
+    <ChartFigure
+      label={t("progress.charts.xpLabel", { summary, goal: formatXp(weeklyGoal) })}
+      className="h-72 sm:h-80"
+      caption={
+        weeklyGoal > 0 && (
           <>
             <svg aria-hidden="true" width="24" height="4" className="shrink-0">
               <line x1="0" y1="2" x2="24" y2="2" stroke="#dc2626" strokeWidth="2" strokeDasharray="6 4" />
             </svg>
             <span>{t("progress.charts.goalLine", { goal: formatXp(weeklyGoal) })}</span>
           </>
+        )
+      }
+      captionClassName="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-300"
+    >
+      <BarChart data={points} margin={{ top: 16, right: 8, bottom: 0, left: 0 }}>
+        <CartesianGrid {...CHART_GRID} />
+        <XAxis {...CATEGORY_AXIS} dataKey="label" minTickGap={12} />
+        <YAxis {...VALUE_AXIS} domain={[0, "auto"]} />
+        <Tooltip
+          {...TOOLTIP_FRAME}
+          labelFormatter={(label) => t("progress.charts.weekOf", { week: String(label) })}
+          formatter={(value, name) => [t("progress.charts.xp", { xp: formatXp(Number(value)) }), name]}
+        />
+        <Legend wrapperStyle={{ fontSize: 12, paddingTop: 8 }} />
+        {subjects.map((subject, index) => (
+          <Bar
+            key={subject}
+            dataKey={`s${index}`}
+            name={subject}
+            stackId="xp"
+            fill={subjectColor(subject)}
+            maxBarSize={48}
+            isAnimationActive={false}
+          />
+        ))}
+        {weeklyGoal > 0 && (
+          <ReferenceLine
+            y={weeklyGoal}
+            stroke="#dc2626"
+            strokeDasharray="6 4"
+            strokeWidth={2}
+            ifOverflow="extendDomain"
+          />
         )}
-      </figcaption>
-    </figure>
+      </BarChart>
+    </ChartFigure>
   );
 }

@@ -3,7 +3,7 @@ import { Link } from "@tanstack/react-router";
 import { ShieldAlert } from "lucide-react";
 import { type ReactNode, Suspense, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { IntegritySummary } from "../../../shared/contracts/integrity";
+import type { IntegritySummary, StudentIntegrity } from "../../../shared/contracts/integrity";
 import { useAnnouncement } from "../../components/ui/announcement";
 import { buttonClass } from "../../components/ui/form";
 import { formatNumber } from "../../lib/format";
@@ -114,14 +114,35 @@ export function ChildNotice({ childId, givenName }: { childId: string; givenName
 }
 
 function ChildNoticeBody({ childId, givenName }: { childId: string; givenName: string }) {
-  const { t } = useTranslation("integrity");
   const standing = useQuery(studentIntegrityQuery(childId));
   if (!standing.data) return null;
-  const { activeStrikes, threshold, isLocked, lockoutEnabled } = standing.data;
-  if (activeStrikes === 0 && !isLocked) return null;
-  const name = givenName;
   return (
-    <div className="mt-3 rounded-xl border border-sky-300 bg-sky-50 p-3 text-sm dark:border-sky-800 dark:bg-sky-950">
+    <FamilyStandingNotice childId={childId} name={givenName} standing={standing.data} className="mt-3" />
+  );
+}
+
+/**
+ * A child's strikes or lock as their family reads them, only while there is something to say,
+ * with each strike's reasons (and its appeal) when the family asks for them.
+ */
+export function FamilyStandingNotice({
+  childId,
+  name,
+  standing,
+  className = "",
+}: {
+  childId: string;
+  name: string;
+  standing: Pick<StudentIntegrity, "activeStrikes" | "threshold" | "isLocked" | "lockoutEnabled">;
+  className?: string;
+}) {
+  const { t } = useTranslation("integrity");
+  const { activeStrikes, threshold, isLocked, lockoutEnabled } = standing;
+  if (activeStrikes === 0 && !isLocked) return null;
+  return (
+    <div
+      className={`rounded-xl border border-sky-300 bg-sky-50 p-3 text-sm dark:border-sky-800 dark:bg-sky-950 ${className}`}
+    >
       <div className="flex flex-wrap items-center gap-2">
         <ShieldAlert aria-hidden="true" className="size-4 shrink-0 text-sky-800 dark:text-sky-200" />
         <p className="font-semibold">

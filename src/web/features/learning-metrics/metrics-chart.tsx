@@ -11,7 +11,8 @@ import {
   YAxis,
 } from "recharts";
 import type { LearningMetrics } from "../../../shared/contracts/activity";
-import { axisNumber, shownLocale } from "../../lib/format";
+import { CATEGORY_AXIS, CHART_GRID, TOOLTIP_FRAME, VALUE_AXIS } from "../../components/charts/chart-style";
+import { shownLocale } from "../../lib/format";
 import { type MetricsGroup, periodsOf } from "./metrics-table";
 
 function shortLabel(view: LearningMetrics["view"], period: string): string {
@@ -53,37 +54,11 @@ export function MetricsChart({
       <div className="h-72 sm:h-80">
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={points} margin={{ top: 16, right: 8, bottom: 0, left: 0 }}>
-            <CartesianGrid
-              strokeDasharray="3 3"
-              stroke="currentColor"
-              strokeOpacity={0.15}
-              vertical={false}
-            />
-            <XAxis
-              dataKey="label"
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              stroke="currentColor"
-              strokeOpacity={0.4}
-              minTickGap={12}
-            />
-            <YAxis
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              stroke="currentColor"
-              strokeOpacity={0.4}
-              allowDecimals={false}
-              width="auto"
-              tickFormatter={axisNumber}
-              domain={[0, "auto"]}
-            />
+            <CartesianGrid {...CHART_GRID} />
+            <XAxis {...CATEGORY_AXIS} dataKey="label" minTickGap={12} />
+            <YAxis {...VALUE_AXIS} domain={[0, "auto"]} />
             <Tooltip
-              cursor={{ fill: "currentColor", fillOpacity: 0.08 }}
-              contentStyle={{
-                borderRadius: 8,
-                border: "1px solid rgb(148 163 184 / 0.4)",
-                background: "var(--tooltip-bg, white)",
-                color: "inherit",
-              }}
-              wrapperClassName="[--tooltip-bg:white] dark:[--tooltip-bg:#0f172a]"
+              {...TOOLTIP_FRAME}
               formatter={(value, name) => [t("chart.xp", { xp: numbers.format(Number(value)) }), name]}
             />
             <Legend wrapperStyle={{ fontSize: 12, paddingTop: 8 }} />

@@ -4,7 +4,7 @@ import type { TFunction } from "i18next";
 import { EyeOff, Lock, MessageSquareText } from "lucide-react";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import {
   MIN_SHOWN_GROUP,
   MOOD_FACES,
@@ -16,6 +16,13 @@ import {
   type SurveyResults,
 } from "../../../shared/contracts/surveys";
 import { BarFigure } from "../../components/charts/bar-figure";
+import {
+  CATEGORY_AXIS,
+  CHART_GRID,
+  ChartFigure,
+  TOOLTIP_FRAME,
+  VALUE_AXIS,
+} from "../../components/charts/chart-style";
 import { PageHeader } from "../../components/page-header";
 import { DownloadLink } from "../../components/ui/download-link";
 import { SelectField } from "../../components/ui/form";
@@ -280,61 +287,43 @@ function TrendChart({
     )
     .join("; ");
   return (
-    <figure>
-      <div
-        role="img"
-        aria-label={`${description}. ${summary}.`}
-        className="h-64 text-slate-600 dark:text-slate-300"
-      >
-        <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
-            <CartesianGrid vertical={false} stroke="currentColor" strokeOpacity={0.2} />
-            <XAxis
-              dataKey="round"
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              tickLine={false}
-              axisLine={{ stroke: "currentColor", strokeOpacity: 0.4 }}
-              label={{
-                value: t("results.roundAxis"),
-                position: "insideBottomRight",
-                offset: -2,
-                fill: "currentColor",
-                fontSize: 11,
-              }}
-            />
-            <YAxis
-              domain={domain}
-              tick={{ fill: "currentColor", fontSize: 12 }}
-              tickLine={false}
-              axisLine={false}
-              allowDecimals={false}
-              width="auto"
-            />
-            <Tooltip
-              formatter={(value, name) => [
-                value === null ? t("results.trendHidden") : formatNumber(Number(value), 1),
-                String(name),
-              ]}
-              labelFormatter={(label) => t("results.roundNumber", { number: label })}
-              contentStyle={{ borderRadius: 8, fontSize: 13, color: "#0f172a" }}
-            />
-            <Legend wrapperStyle={{ fontSize: 12 }} />
-            {questions.map((question, index) => (
-              <Line
-                key={question.id}
-                dataKey={question.id}
-                name={question.prompt}
-                stroke={LINE_COLOURS[index % LINE_COLOURS.length]}
-                strokeWidth={3}
-                dot={{ r: 4 }}
-                isAnimationActive={false}
-              />
-            ))}
-          </LineChart>
-        </ResponsiveContainer>
-      </div>
-      <figcaption className="mt-2 text-xs text-slate-600 dark:text-slate-300">{caption}</figcaption>
-    </figure>
+    <ChartFigure label={`${description}. ${summary}.`} caption={caption}>
+      <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
+        <CartesianGrid {...CHART_GRID} />
+        <XAxis
+          {...CATEGORY_AXIS}
+          dataKey="round"
+          label={{
+            value: t("results.roundAxis"),
+            position: "insideBottomRight",
+            offset: -2,
+            fill: "currentColor",
+            fontSize: 11,
+          }}
+        />
+        <YAxis {...VALUE_AXIS} domain={domain} />
+        <Tooltip
+          {...TOOLTIP_FRAME}
+          formatter={(value, name) => [
+            value === null ? t("results.trendHidden") : formatNumber(Number(value), 1),
+            String(name),
+          ]}
+          labelFormatter={(label) => t("results.roundNumber", { number: label })}
+        />
+        <Legend wrapperStyle={{ fontSize: 12 }} />
+        {questions.map((question, index) => (
+          <Line
+            key={question.id}
+            dataKey={question.id}
+            name={question.prompt}
+            stroke={LINE_COLOURS[index % LINE_COLOURS.length]}
+            strokeWidth={3}
+            dot={{ r: 4 }}
+            isAnimationActive={false}
+          />
+        ))}
+      </LineChart>
+    </ChartFigure>
   );
 }
 

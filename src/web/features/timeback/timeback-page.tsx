@@ -1,11 +1,18 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
 import { type LearningMetricsRow, learningMetricsResponseSchema } from "../../../shared/contracts/activity";
 import { addDays, weekStartOf } from "../../../shared/time-zone";
+import {
+  CATEGORY_AXIS,
+  CHART_GRID,
+  ChartFigure,
+  TOOLTIP_FRAME,
+  VALUE_AXIS,
+} from "../../components/charts/chart-style";
 import { Card, PageHeader } from "../../components/page-header";
-import { axisNumber, dayLabel } from "../../lib/format";
+import { dayLabel } from "../../lib/format";
 import { apiFetch } from "../../lib/http";
 import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
@@ -153,42 +160,44 @@ export function TimebackPage() {
               <p className="mt-2 text-slate-600 dark:text-slate-300">{t("noLearning")}</p>
             ) : (
               <>
-                <div className="mt-4 h-72" role="img" aria-label={t("chartLabel", { view })}>
-                  <ResponsiveContainer width="100%" height="100%">
-                    <BarChart data={chartData}>
-                      <CartesianGrid strokeDasharray="3 3" vertical={false} />
-                      <XAxis dataKey="label" tick={{ fontSize: 11 }} />
-                      <YAxis
-                        tick={{ fontSize: 11 }}
-                        width="auto"
-                        tickFormatter={axisNumber}
-                        label={{ value: t("axisMinutes"), angle: -90, position: "insideLeft", fontSize: 11 }}
-                      />
-                      <Tooltip />
-                      <Legend />
-                      <Bar
-                        dataKey="activeMinutes"
-                        name={t("series.active")}
-                        stackId="time"
-                        fill="#2563eb"
-                        isAnimationActive={false}
-                      />
-                      <Bar
-                        dataKey="savedMinutes"
-                        name={t("series.saved")}
-                        stackId="time"
-                        fill="#059669"
-                        isAnimationActive={false}
-                      />
-                      <Bar
-                        dataKey="wastedMinutes"
-                        name={t("series.wasted")}
-                        fill="#d97706"
-                        isAnimationActive={false}
-                      />
-                    </BarChart>
-                  </ResponsiveContainer>
-                </div>
+                <ChartFigure label={t("chartLabel", { view })} className="h-72" figureClassName="mt-4">
+                  <BarChart data={chartData}>
+                    <CartesianGrid {...CHART_GRID} />
+                    <XAxis {...CATEGORY_AXIS} dataKey="label" />
+                    <YAxis
+                      {...VALUE_AXIS}
+                      label={{
+                        value: t("axisMinutes"),
+                        angle: -90,
+                        position: "insideLeft",
+                        fontSize: 11,
+                        fill: "currentColor",
+                      }}
+                    />
+                    <Tooltip {...TOOLTIP_FRAME} />
+                    <Legend wrapperStyle={{ fontSize: 12, paddingTop: 8 }} />
+                    <Bar
+                      dataKey="activeMinutes"
+                      name={t("series.active")}
+                      stackId="time"
+                      fill="#2563eb"
+                      isAnimationActive={false}
+                    />
+                    <Bar
+                      dataKey="savedMinutes"
+                      name={t("series.saved")}
+                      stackId="time"
+                      fill="#059669"
+                      isAnimationActive={false}
+                    />
+                    <Bar
+                      dataKey="wastedMinutes"
+                      name={t("series.wasted")}
+                      fill="#d97706"
+                      isAnimationActive={false}
+                    />
+                  </BarChart>
+                </ChartFigure>
                 <table className="mt-6 w-full text-left text-sm">
                   <caption className="sr-only">{t("tableCaption")}</caption>
                   <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">

@@ -1,10 +1,17 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
 import { addDays } from "../../../shared/time-zone";
+import {
+  CATEGORY_AXIS,
+  CHART_GRID,
+  ChartFigure,
+  TOOLTIP_FRAME,
+  VALUE_AXIS,
+} from "../../components/charts/chart-style";
 import { Card, PageHeader } from "../../components/page-header";
-import { axisNumber, dayLabel, monthDayLabel } from "../../lib/format";
+import { dayLabel, monthDayLabel } from "../../lib/format";
 import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
 import { studentHomeQuery, xpHeatmapQuery } from "../home/api";
@@ -129,55 +136,42 @@ function StudentXp({ student, isSelf }: { student: PickedStudent; isSelf: boolea
             {activeDays === 0 ? (
               <p className="mt-4 text-slate-700 dark:text-slate-200">{t("stats.noXp")}</p>
             ) : (
-              <div
-                role="img"
-                aria-label={t("stats.chartLabel", {
+              <ChartFigure
+                label={t("stats.chartLabel", {
                   total: xpAmount(total),
                   days: days.length,
                   active: activeDays,
                 })}
-                className="mt-4 h-64 text-slate-600 sm:h-72 dark:text-slate-300"
+                className="h-64 sm:h-72"
+                figureClassName="mt-4"
               >
-                <ResponsiveContainer width="100%" height="100%">
-                  <BarChart data={days} margin={{ top: 8, right: 4, bottom: 0, left: 0 }}>
-                    <CartesianGrid vertical={false} stroke="currentColor" strokeOpacity={0.15} />
-                    <XAxis
-                      dataKey="date"
-                      tickFormatter={monthDayLabel}
-                      tick={{ fill: "currentColor", fontSize: 12 }}
-                      stroke="currentColor"
-                      minTickGap={16}
-                    />
-                    <YAxis
-                      tick={{ fill: "currentColor", fontSize: 12 }}
-                      stroke="currentColor"
-                      allowDecimals={false}
-                      width="auto"
-                      tickFormatter={axisNumber}
-                    />
-                    <Tooltip
-                      cursor={{ fill: "currentColor", fillOpacity: 0.08 }}
-                      content={({ active, payload }) => {
-                        const point = payload?.[0]?.payload as { date: string; xpGained: number } | undefined;
-                        if (!active || !point) return null;
-                        return (
-                          <div className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm text-slate-900 shadow dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
-                            <p className="font-medium">{dayLabel(point.date)}</p>
-                            <p className="tabular-nums">{xpAmount(point.xpGained)}</p>
-                          </div>
-                        );
-                      }}
-                    />
-                    <Bar
-                      dataKey="xpGained"
-                      name="XP"
-                      fill="#2563eb"
-                      radius={[3, 3, 0, 0]}
-                      isAnimationActive={false}
-                    />
-                  </BarChart>
-                </ResponsiveContainer>
-              </div>
+                <BarChart data={days} margin={{ top: 8, right: 4, bottom: 0, left: 0 }}>
+                  <CartesianGrid {...CHART_GRID} />
+                  <XAxis {...CATEGORY_AXIS} dataKey="date" tickFormatter={monthDayLabel} minTickGap={16} />
+                  <YAxis {...VALUE_AXIS} />
+                  <Tooltip
+                    // Its own content, so only the cursor of the shared frame applies.
+                    cursor={TOOLTIP_FRAME.cursor}
+                    content={({ active, payload }) => {
+                      const point = payload?.[0]?.payload as { date: string; xpGained: number } | undefined;
+                      if (!active || !point) return null;
+                      return (
+                        <div className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm text-slate-900 shadow dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
+                          <p className="font-medium">{dayLabel(point.date)}</p>
+                          <p className="tabular-nums">{xpAmount(point.xpGained)}</p>
+                        </div>
+                      );
+                    }}
+                  />
+                  <Bar
+                    dataKey="xpGained"
+                    name="XP"
+                    fill="#2563eb"
+                    radius={[3, 3, 0, 0]}
+                    isAnimationActive={false}
+                  />
+                </BarChart>
+              </ChartFigure>
             )}
             {activeDays > 0 && (
               <details className="mt-3 text-sm">
