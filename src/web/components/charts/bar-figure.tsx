@@ -39,8 +39,8 @@ export function BarFigure({
         <XAxis
           {...CATEGORY_AXIS}
           dataKey="label"
-          // A few bars name each one; a long run of days skips labels rather than overlap them.
-          interval={bars.length > 12 ? "preserveStartEnd" : 0}
+          // Every bar is named where there is room; in a narrow chart labels are skipped rather than overlap.
+          interval="preserveStartEnd"
           minTickGap={12}
         />
         <YAxis
