@@ -73,8 +73,9 @@ export function webhookRoutes({ db, auth, secretBox }: AppDeps) {
     })
     .patch("/webhooks/:id", async (c) => {
       const actor = requireActiveRole(c, MANAGERS, manage);
-      const id = uuidOr404(readParams(c, subscriptionParams).id, "subscriptionNotFound");
+      // The body first: an empty change is a 400 whichever subscription it names.
       const changes = await readJsonBody(c, webhookSubscriptionChangesSchema);
+      const id = uuidOr404(readParams(c, subscriptionParams).id, "subscriptionNotFound");
       return c.json({
         data: await updateSubscription(db, secretBox, actor.realUser.sourcedId, id, changes, auth.now()),
       });
