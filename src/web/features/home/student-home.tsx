@@ -9,7 +9,6 @@ import { XpHeatmap } from "../../components/charts/xp-heatmap";
 import { formatNumber, formatXp, instantLabel, relativeTime } from "../../lib/format";
 import { useAuth } from "../auth/use-auth";
 import { AssignedGlance } from "../content/assigned-glance";
-import { YourLogin } from "../credentials/your-login";
 import { GoalsGlance } from "../goals/glance";
 import { StudentStrikes } from "../integrity/home-cards";
 import { accountQuery, redemptionsQuery } from "../rewards/api";
@@ -68,7 +67,6 @@ export function StudentHome() {
               title={t("goals.label")}
               description={todayLine(summary.subjects, t)}
               className="lg:col-span-3"
-              tour="home-today"
             >
               <SubjectGoals subjects={summary.subjects} />
             </Section>
@@ -76,7 +74,6 @@ export function StudentHome() {
               title={t("student.week.title")}
               description={t("student.week.soFar", { xp: formatXp(summary.xpThisWeek) })}
               className="lg:col-span-2"
-              tour="home-week"
             >
               <WeekBars week={summary.week} today={summary.today} dailyGoal={dailyGoalOf(summary)} />
             </Section>
@@ -90,11 +87,7 @@ export function StudentHome() {
 
           <AlphasCard studentId={summary.sourcedId} />
 
-          <Section
-            title={t("student.daily.title")}
-            description={t("student.daily.description")}
-            tour="home-daily"
-          >
+          <Section title={t("student.daily.title")} description={t("student.daily.description")}>
             <XpHeatmap
               studentId={summary.sourcedId}
               timezone={summary.timezone}
@@ -103,11 +96,7 @@ export function StudentHome() {
             />
           </Section>
 
-          <Section
-            title={t("student.apps.title")}
-            description={t("student.apps.description")}
-            tour="home-apps"
-          >
+          <Section title={t("student.apps.title")} description={t("student.apps.description")}>
             <AppList apps={home.data?.apps ?? []} />
           </Section>
         </>
@@ -160,7 +149,6 @@ function AppList({ apps }: { apps: LearningApp[] }) {
               {t("student.apps.noLink")}
             </p>
           )}
-          <YourLogin appId={app.appId} appName={app.name} />
         </AppCard>
       ))}
     </ul>
