@@ -29,6 +29,9 @@ export const VALUE_AXIS = {
   tickFormatter: axisNumber,
 } as const;
 
+/** The key of a chart with several series, in small type under it. */
+export const CHART_LEGEND = { wrapperStyle: { fontSize: 12, paddingTop: 8 } } as const;
+
 /** A tooltip readable in both modes: the wrapper sets the background the content style reads. */
 export const TOOLTIP_FRAME = {
   cursor: { fill: "currentColor", fillOpacity: 0.08 },

@@ -4,6 +4,7 @@ import type { ProgressWeek } from "../../../shared/contracts/families";
 import {
   CATEGORY_AXIS,
   CHART_GRID,
+  CHART_LEGEND,
   ChartFigure,
   TOOLTIP_FRAME,
   VALUE_AXIS,
@@ -59,7 +60,7 @@ export function WeeklyXpChart({ weeks, weeklyGoal }: { weeks: ProgressWeek[]; we
           labelFormatter={(label) => t("progress.charts.weekOf", { week: String(label) })}
           formatter={(value, name) => [t("progress.charts.xp", { xp: formatXp(Number(value)) }), name]}
         />
-        <Legend wrapperStyle={{ fontSize: 12, paddingTop: 8 }} />
+        <Legend {...CHART_LEGEND} />
         {subjects.map((subject, index) => (
           <Bar
             key={subject}

@@ -11,7 +11,13 @@ import {
   YAxis,
 } from "recharts";
 import type { LearningMetrics } from "../../../shared/contracts/activity";
-import { CATEGORY_AXIS, CHART_GRID, TOOLTIP_FRAME, VALUE_AXIS } from "../../components/charts/chart-style";
+import {
+  CATEGORY_AXIS,
+  CHART_GRID,
+  CHART_LEGEND,
+  TOOLTIP_FRAME,
+  VALUE_AXIS,
+} from "../../components/charts/chart-style";
 import { shownLocale } from "../../lib/format";
 import { type MetricsGroup, periodsOf } from "./metrics-table";
 
@@ -61,7 +67,7 @@ export function MetricsChart({
               {...TOOLTIP_FRAME}
               formatter={(value, name) => [t("chart.xp", { xp: numbers.format(Number(value)) }), name]}
             />
-            <Legend wrapperStyle={{ fontSize: 12, paddingTop: 8 }} />
+            <Legend {...CHART_LEGEND} />
             {groups.map((group) => (
               <Bar
                 key={group.key}

@@ -7,6 +7,7 @@ import { addDays, weekStartOf } from "../../../shared/time-zone";
 import {
   CATEGORY_AXIS,
   CHART_GRID,
+  CHART_LEGEND,
   ChartFigure,
   TOOLTIP_FRAME,
   VALUE_AXIS,
@@ -175,7 +176,7 @@ export function TimebackPage() {
                       }}
                     />
                     <Tooltip {...TOOLTIP_FRAME} />
-                    <Legend wrapperStyle={{ fontSize: 12, paddingTop: 8 }} />
+                    <Legend {...CHART_LEGEND} />
                     <Bar
                       dataKey="activeMinutes"
                       name={t("series.active")}
