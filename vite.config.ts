@@ -112,7 +112,8 @@ export default defineConfig({
           groups: [
             {
               name: "framework",
-              test: /node_modules[\\/](react|react-dom|scheduler|@tanstack|i18next|react-i18next|i18next-icu|intl-messageformat|@formatjs|zod|lucide-react|use-sync-external-store|tiny-invariant|tiny-warning|cookie-es|seroval)/,
+              // Not the guided tour's library, whose names begin as React's do: it loads with a tour.
+              test: /node_modules[\\/](?!react-joyride[\\/]|react-innertext[\\/])(react|react-dom|scheduler|@tanstack|i18next|react-i18next|i18next-icu|intl-messageformat|@formatjs|zod|lucide-react|use-sync-external-store|tiny-invariant|tiny-warning|cookie-es|seroval)/,
             },
             { name: "common", test: /src[\\/]web[\\/]/, minShareCount: 4, minSize: 1 },
           ],

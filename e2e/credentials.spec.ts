@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { DESKTOP, screenshots, signInAs } from "./helpers";
+import { DESKTOP, loadAxe, SCREENS, screenshots, signInAs } from "./helpers";
 
 /**
  * The administrators' credentials page: a OneRoster client is created, its secret shown once,
@@ -159,3 +159,100 @@ test("a Guide visiting credentials lands on the dashboard", async ({ page }) => 
   await signInAs(page, "guide@dash.demo", "/app/admin/credentials");
   await expect(page).toHaveURL((url) => url.pathname === "/app");
 });
+
+/**
+ * Students' app logins: an administrator adds Ava's login to Language Lab, reveals its password
+ * and sees the reveal in the audit; a file with problems is refused row by row; Ava reveals her
+ * own password from her home's app card, and the administrator sees that reveal too.
+ */
+
+const APP_LOGIN_USERNAME = "ava.lang.e2e";
+const APP_LOGIN_PASSWORD = "e2e-Secret-42";
+
+test.describe
+  .serial("app logins", () => {
+    test("an administrator adds a login, reveals it and sees the audit", async ({ page }) => {
+      await loadAxe(page);
+      await signInAs(page, "admin@dash.demo", "/app/admin/credentials?tab=logins");
+      const main = page.getByRole("main");
+      await expect(main.getByRole("heading", { name: "Credentials", level: 1 })).toBeVisible();
+      await expect(main.getByRole("tab", { name: "App logins" })).toHaveAttribute("aria-selected", "true");
+
+      await main.getByRole("button", { name: "Add a login" }).click();
+      const dialog = page.getByRole("dialog", { name: "Add an app login" });
+      await dialog.getByLabel("Search students").fill("student@dash.demo");
+      await dialog.getByRole("button", { name: /^Ava Johnson/ }).click();
+      await dialog.getByLabel("Learning app").selectOption({ label: "Language Lab" });
+      await dialog.getByLabel("Username").fill(APP_LOGIN_USERNAME);
+      await dialog.getByLabel("Password").fill(APP_LOGIN_PASSWORD);
+      await dialog.getByRole("button", { name: "Save login" }).click();
+      await expect(dialog).toBeHidden();
+
+      await main.getByLabel("Search", { exact: true }).fill(APP_LOGIN_USERNAME);
+      const row = main.getByRole("row", {
+        name: new RegExp(`Ava Johnson.*Language Lab.*${APP_LOGIN_USERNAME}`),
+      });
+      await expect(row).toBeVisible();
+      await expect(row).toContainText("by Alex Morgan");
+      // The list never carries the password: it is fetched only when revealed.
+      await expect(main).not.toContainText(APP_LOGIN_PASSWORD);
+      await row.getByRole("button", { name: "Reveal password for Ava Johnson's Language Lab" }).click();
+      await expect(row.getByText("•".repeat(12))).toBeVisible();
+      await expect(row).toContainText(/Hidden again in \d+ seconds?\./);
+      await row.getByRole("button", { name: "Show" }).click();
+      await expect(row.getByText(APP_LOGIN_PASSWORD)).toBeVisible();
+      await expect(
+        row.getByRole("button", { name: "Copy the password for Ava Johnson's Language Lab" }),
+      ).toBeVisible();
+
+      const audit = main.getByRole("table", { name: "Who revealed a password" });
+      await expect(audit.getByRole("row").nth(1)).toContainText("Alex Morgan (administrator)");
+      await expect(audit.getByRole("row").nth(1)).toContainText("Ava JohnsonLanguage Lab");
+      await row.getByRole("button", { name: "Hide" }).click();
+      await screenshots(page, "credentials-admin", { axe: true });
+    });
+
+    test("a file with problems is refused, each problem named by its line", async ({ page }) => {
+      await signInAs(page, "admin@dash.demo", "/app/admin/credentials?tab=logins");
+      const main = page.getByRole("main");
+      await main.getByLabel("CSV file").setInputFiles({
+        name: "logins.csv",
+        mimeType: "text/csv",
+        buffer: Buffer.from(
+          "student,app,username,password\nstudent@dash.demo,Math Academy,ava.math,pw-1\nnobody@dash.demo,Math Academy,x,pw-2\n",
+        ),
+      });
+      await main.getByRole("button", { name: "Import", exact: true }).click();
+      const report = main.getByRole("alert").filter({ hasText: "Nothing was saved" });
+      await expect(report).toContainText("Nothing was saved: 1 problem in 2 rows.");
+      await expect(
+        report.getByRole("row", { name: "3 No student has the id or email nobody@dash.demo" }),
+      ).toBeVisible();
+      await report.scrollIntoViewIfNeeded();
+      await screenshots(page, "credentials-import-problems", { dark: false, fullPage: false });
+    });
+
+    test("the student reveals their own login from the app card", async ({ page }) => {
+      await loadAxe(page);
+      await signInAs(page, "student@dash.demo", "/app");
+      const card = page
+        .getByRole("listitem")
+        .filter({ has: page.getByRole("heading", { name: "Language Lab" }) });
+      await expect(card).toContainText("Your login");
+      // The demo's own login to Math Academy is there too.
+      const math = page
+        .getByRole("listitem")
+        .filter({ has: page.getByRole("heading", { name: "Math Academy" }) });
+      await expect(math).toContainText("ava.johnson");
+      await expect(card).toContainText(APP_LOGIN_USERNAME);
+      await card.getByRole("button", { name: "Reveal password for Language Lab" }).click();
+      await card.getByRole("button", { name: "Show" }).click();
+      await expect(card.getByText(APP_LOGIN_PASSWORD)).toBeVisible();
+      await card.screenshot({ path: `${SCREENS}/credentials-student-card.png` });
+      await screenshots(page, "credentials-student", { axe: true });
+
+      await signInAs(page, "admin@dash.demo", "/app/admin/credentials?tab=logins");
+      const audit = page.getByRole("main").getByRole("table", { name: "Who revealed a password" });
+      await expect(audit.getByRole("row").nth(1)).toContainText("Ava Johnson (student)");
+    });
+  });

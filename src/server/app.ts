@@ -5,9 +5,12 @@ import type { PublicConfig } from "../shared/contracts/config";
 import { pingDatabase } from "./db/client";
 import { flowRoutes } from "./domains/activity/flow-routes";
 import { activityRoutes, ingestRoutes } from "./domains/activity/routes";
+import { analyticsAdminRoutes, analyticsCollectorRoutes } from "./domains/analytics/routes";
 import { PLACEMENT_UPLOAD_PATHS } from "./domains/assessment/placement-routes";
 import { assessmentRoutes, MAP_IMPORT_PATH } from "./domains/assessment/routes";
+import { athleticsRoutes } from "./domains/athletics/routes";
 import { authRoutes, passwordAdminRoutes } from "./domains/auth/routes";
+import { clockRoutes } from "./domains/clock/routes";
 import {
   QTI_IMPORT_BODY_TYPES,
   QTI_IMPORT_PATHS,
@@ -15,6 +18,11 @@ import {
   qtiRoutes,
 } from "./domains/content/qti-routes";
 import { contentRoutes } from "./domains/content/routes";
+import {
+  CREDENTIAL_IMPORT_PATH,
+  credentialAdminRoutes,
+  credentialRoutes,
+} from "./domains/credentials/routes";
 import { familiesRoutes } from "./domains/families/routes";
 import { goalsRoutes } from "./domains/goals/routes";
 import { refuseLockedStudents } from "./domains/integrity/lockout";
@@ -31,6 +39,8 @@ import { courseRoutes } from "./domains/rostering/course-routes";
 import { oneRosterRoutes } from "./domains/rostering/oneroster/routes";
 import { rosteringRoutes } from "./domains/rostering/routes";
 import { surveysRoutes } from "./domains/surveys/routes";
+import { toursRoutes } from "./domains/tours/routes";
+import { webhookRoutes } from "./domains/webhooks/routes";
 import { loadSession, requireSession } from "./lib/auth";
 import { limitBody } from "./lib/body-limit";
 import { compressJson } from "./lib/compress-json";
@@ -55,6 +65,7 @@ const INGEST_PATHS = "/api/ingest/";
 export const UPLOAD_BODY_TYPES: Record<string, readonly string[]> = {
   [ROSTER_IMPORT_PATH]: ["application/zip"],
   [MAP_IMPORT_PATH]: ["multipart/form-data"],
+  [CREDENTIAL_IMPORT_PATH]: ["multipart/form-data"],
   ...Object.fromEntries(PLACEMENT_UPLOAD_PATHS.map((path) => [path, ["multipart/form-data"]])),
   ...Object.fromEntries(QTI_IMPORT_PATHS.map((path) => [path, QTI_IMPORT_BODY_TYPES])),
   [UNSUBSCRIBE_PATH]: UNSUBSCRIBE_BODY_TYPES,
@@ -63,6 +74,7 @@ const OWN_BODY_LIMITS = new Set([
   ROSTER_IMPORT_PATH,
   INCIDENT_INTAKE_PATH,
   MAP_IMPORT_PATH,
+  CREDENTIAL_IMPORT_PATH,
   MESSAGE_SEND_PATH,
   ...QTI_IMPORT_PATHS,
 ]);
@@ -148,6 +160,8 @@ export function createApp(deps: AppDeps) {
     .route("/qti", qtiPublicRoutes(deps))
     // An email's unsubscribe link works without signing in (its token is signed).
     .route("/email", emailPublicRoutes(deps))
+    // The browser reports page use and errors signed in or not (the sign-in page too).
+    .route("/analytics", analyticsCollectorRoutes(deps))
     // Everything below needs a session: without one the answer is 401, even for unknown paths.
     .use("*", requireSession)
     .use("*", refuseLockedStudents)
@@ -159,10 +173,14 @@ export function createApp(deps: AppDeps) {
     .route("/", activityRoutes(deps))
     .route("/flow", flowRoutes(deps))
     .route("/rewards", rewardsRoutes(deps))
+    .route("/admin/app-credentials", credentialAdminRoutes(deps))
+    .route("/app-credentials", credentialRoutes(deps))
     .route("/assessment", assessmentRoutes(deps))
     .route("/qti", qtiRoutes(deps))
     .route("/content", contentRoutes(deps))
     .route("/goals", goalsRoutes(deps))
+    .route("/athletics", athleticsRoutes(deps))
+    .route("/time", clockRoutes(deps))
     .route("/leaderboards", leaderboardsRoutes(deps))
     .route("/integrity", integrityRoutes(deps))
     .route("/admin/api-clients", apiClientRoutes(deps))
@@ -170,10 +188,13 @@ export function createApp(deps: AppDeps) {
     .route("/admin/privacy", privacyAdminRoutes(deps))
     .route("/privacy", privacyFamilyRoutes(deps))
     .route("/admin/jobs", jobAdminRoutes(deps))
+    .route("/admin/analytics", analyticsAdminRoutes(deps))
     .route("/notifications", notificationsRoutes(deps))
     .route("/families", familiesRoutes(deps))
     .route("/surveys", surveysRoutes(deps))
     .route("/messaging", messagingRoutes(deps))
+    .route("/admin", webhookRoutes(deps))
+    .route("/tours", toursRoutes(deps))
     .all("*", (c) => {
       const said = message("common:noApiRoute", { method: c.req.method, path: c.req.path });
       return c.json({ code: "not_found", message: translate(said, requestLanguage(c)) }, 404);

@@ -98,6 +98,8 @@ const envSchema = z
     MAIL_FROM: z.string().trim().min(3).default("Dash <no-reply@dash.school>"),
     // The address people reach Dash at, for the links in mail. Unset, http://localhost:<PORT>.
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    // Also send Dash's own analytics events to this host (a POST of JSON batches). Unset, they stay in Dash.
+    ANALYTICS_FORWARD_URL: z.url({ protocol: /^https?$/ }).optional(),
     // Unset, it follows the database: one process per core on PostgreSQL, one on the embedded one.
     WORKERS: z.coerce.number().int().min(1).max(256).optional(),
   })

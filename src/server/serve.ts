@@ -29,8 +29,14 @@ export async function readyDatabase(database: DatabaseHandle, env: Env, logger: 
   timer.step("migrate");
   if (env.SEED_DEMO && (await isDatabaseEmpty(database.db))) {
     logger.info("seeding the demo school");
-    // The demo's focus incidents come with drawn screenshots, stored where the server keeps files.
-    await seedDemoSchool(database.db, new Date(), fileStorageFromEnv(env));
+    // The demo's focus incidents come with drawn screenshots, stored where the server keeps files;
+    // its students' app logins are sealed with the server's key.
+    await seedDemoSchool(
+      database.db,
+      new Date(),
+      fileStorageFromEnv(env),
+      createSecretBox(resolveSecretKey(env, logger)),
+    );
   }
   await refuseDemoAccountsInProduction(database.db, env);
   timer.step("seedCheck");

@@ -1,4 +1,5 @@
 import type { Database, DatabaseHandle } from "./db/client";
+import { defineAnalyticsJobs } from "./domains/analytics/jobs";
 import type { AuthService } from "./domains/auth/service";
 import { defineFamilyJobs } from "./domains/families/jobs";
 import { defineIntegrityJobs } from "./domains/integrity/jobs";
@@ -7,6 +8,7 @@ import { defineMessagingJobs } from "./domains/messaging/jobs";
 import { runDailyRetention } from "./domains/privacy/retention";
 import { defineRewardJobs } from "./domains/rewards/jobs";
 import { defineSurveyJobs } from "./domains/surveys/jobs";
+import { defineWebhookJobs } from "./domains/webhooks/jobs";
 import type { Env } from "./env";
 import { message } from "./lib/i18n";
 import type { Logger } from "./lib/logger";
@@ -107,6 +109,8 @@ export function createServerJobRunner({
   defineFamilyJobs(runner, domainDeps);
   defineSurveyJobs(runner, domainDeps);
   defineMessagingJobs(runner, domainDeps);
+  defineWebhookJobs(runner, domainDeps);
+  defineAnalyticsJobs(runner, domainDeps);
 
   // The quiet hour of the night: the embedded database's maintenance and backup run then.
   const quietHour = String(nightlyBackup?.hour ?? DEFAULT_QUIET_HOUR).padStart(2, "0");

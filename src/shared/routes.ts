@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { DashRole } from "./roles";
+import { WEBHOOK_DELIVERY_STATES, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from "./contracts/webhooks";
+import { DASH_ROLES, type DashRole } from "./roles";
 import {
   flag,
   idList,
@@ -149,7 +150,7 @@ export const searchSchemas = builtOnFirstUse({
       ...dateRange(),
     }),
   adminRoles: () => z.object({ tab: oneOfOr(["users", "relationships"], "users") }),
-  adminCredentials: () => z.object({ tab: oneOfOr(["oneroster", "apps"], "oneroster") }),
+  adminCredentials: () => z.object({ tab: oneOfOr(["oneroster", "apps", "logins"], "oneroster") }),
   manageCourses: () => z.object(listPaging(COURSE_SORTS, "title", "asc")),
   manageEnrollments: () =>
     z.object({
@@ -212,8 +213,22 @@ export const searchSchemas = builtOnFirstUse({
   courseProgress: () =>
     z.object({ courseId: text(), classId: text(), view: oneOfOr(["classes", "units"], "classes") }),
   oneDate: () => z.object({ date: isoDate() }),
+  /** The analytics report's days (yyyy-MM-dd; the last four weeks when absent), school and role. */
+  adminAnalytics: () =>
+    z.object({ from: isoDate(), to: isoDate(), schoolId: text(), role: oneOf(DASH_ROLES) }),
   flowDay: () => z.object({ date: isoDate(), classId: text() }),
   flowStudent: () => z.object({ date: isoDate(), time: timeOfDay() }),
+  webhookMonitor: () =>
+    z.object({
+      tab: oneOfOr(["deliveries", "subscriptions", "ingestion"], "deliveries"),
+      subscriptionId: text(),
+      event: oneOf([...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT]),
+      state: oneOf(WEBHOOK_DELIVERY_STATES),
+      appId: text(),
+      from: isoDate(),
+      to: isoDate(),
+      page: integerOr(1, 1),
+    }),
 });
 
 export const routes = [
@@ -330,6 +345,7 @@ export const routes = [
     title: "Webhook monitor",
     summary: "Deliveries of events to and from connected systems.",
     access: STAFF,
+    search: searchSchemas.webhookMonitor,
   },
   {
     path: "/app/timeback",
@@ -767,6 +783,14 @@ export const routes = [
     title: "Privacy",
     summary: "Download or anonymise a student's data, how long data is kept, and who reached sensitive data.",
     access: ADMIN,
+    nav: "Administration",
+  },
+  {
+    path: "/app/admin/analytics",
+    title: "Analytics",
+    summary: "How Dash is used and where it breaks: active people by role and school, top pages, errors.",
+    access: ADMIN,
+    search: searchSchemas.adminAnalytics,
     nav: "Administration",
   },
   {

@@ -120,3 +120,25 @@ export function isWeekday(isoDate: string): boolean {
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T12:00:00Z`) - Date.parse(`${from}T12:00:00Z`)) / 86_400_000);
 }
+
+/** The instant a `yyyy-MM-dd` date's midnight falls on in a timezone (its first instant, where DST skips midnight). */
+export function startOfDayIn(isoDate: string, timeZone: string): Date {
+  const wallClock = utcMillis(isoDate);
+  // The offset at the guess may differ from the offset at midnight across a DST change: a second pass settles it.
+  const guess = wallClock - timeZoneOffsetMs(new Date(wallClock), timeZone);
+  return new Date(wallClock - timeZoneOffsetMs(new Date(guess), timeZone));
+}
+
+/** The day an instant falls on in a timezone: its date, its first instant and the next day's, and its week's Sunday. */
+export function dayBoundsOf(
+  instant: Date,
+  timeZone: string,
+): { date: string; startsAt: string; endsAt: string; weekStart: string } {
+  const date = localDateOf(instant, timeZone);
+  return {
+    date,
+    startsAt: startOfDayIn(date, timeZone).toISOString(),
+    endsAt: startOfDayIn(addDays(date, 1), timeZone).toISOString(),
+    weekStart: weekStartOf(date),
+  };
+}

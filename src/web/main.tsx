@@ -2,6 +2,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { startAnalytics } from "./features/analytics/collector";
 import { startAuthChecks } from "./features/auth/auth-check";
 import { i18next, startI18n } from "./lib/i18n";
 import { languageFor } from "./lib/language";
@@ -20,6 +21,7 @@ await startI18n(languageFor(null));
 preloadFirstPage(router);
 
 startAuthChecks(queryClient);
+startAnalytics(router, queryClient);
 createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>

@@ -44,7 +44,7 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     () => import("./features/content/qti-embed-page"),
     "QtiStimulusEmbedPage",
   ),
-  "/app/": featurePage("home", () => import("./features/home/home-page"), "HomePage"),
+  "/app/": featurePage("home", () => import("./features/home/home-page"), "HomePage", ["credentials"]),
   "/app/notifications": featurePage(
     "notifications",
     () => import("./features/notifications/notifications-page"),
@@ -60,6 +60,7 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     "admin",
     () => import("./features/admin/credentials-page"),
     "CredentialsPage",
+    ["credentials", "xp"],
   ),
   "/app/admin/organizations/": featurePage(
     "admin",
@@ -90,6 +91,11 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     "privacy",
     () => import("./features/privacy/privacy-page"),
     "PrivacyPage",
+  ),
+  "/app/admin/analytics": featurePage(
+    "analytics",
+    () => import("./features/analytics/analytics-page"),
+    "AnalyticsPage",
   ),
   "/app/admin/operations": featurePage(
     "operations",
@@ -255,6 +261,12 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     "home",
     "xp",
   ]),
+  "/app/athletics": featurePage(
+    "athletics",
+    () => import("./features/athletics/athletics-page"),
+    "AthleticsPage",
+    ["home", "xp"],
+  ),
   "/app/check-chart": featurePage(
     "assessment",
     () => import("./features/assessment/check-chart-page"),
@@ -324,6 +336,11 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     () => import("./features/rewards/teacher-rewards-page"),
     "TeacherRewardsPage",
   ),
+  "/app/webhook-monitor": featurePage(
+    "webhooks",
+    () => import("./features/webhooks/webhook-monitor-page"),
+    "WebhookMonitorPage",
+  ),
   "/app/emporium-monitor": featurePage(
     "rewards",
     () => import("./features/rewards/emporium-monitor-page"),
@@ -344,6 +361,13 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     () => import("./features/rewards/bounty-page"),
     "BountyPage",
   ),
+  "/app/debug/time-hand-test": featurePage(
+    "clock",
+    () => import("./features/clock/time-check-page"),
+    "TimeCheckPage",
+    ["home", "xp"],
+  ),
+  "/protected": featurePage("auth", () => import("./features/auth/protected-page"), "ProtectedPage"),
   "/app/debug/rewards": featurePage(
     "rewards",
     () => import("./features/rewards/debug-rewards-page"),

@@ -15,7 +15,9 @@ export type MetaKey =
   | "xp_rules"
   | "retention_settings"
   | "reward_settings"
-  | "integrity_settings";
+  | "integrity_settings"
+  | "athletics_settings"
+  | "analytics_forward_cursor";
 
 export async function getMeta(db: Database, key: MetaKey): Promise<unknown> {
   const [row] = await db.select({ value: appMeta.value }).from(appMeta).where(eq(appMeta.key, key));

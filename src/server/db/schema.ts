@@ -1,8 +1,11 @@
 // Every table of every domain, for Drizzle's migrations and typed queries.
 export * from "../domains/activity/schema";
+export * from "../domains/analytics/schema";
 export * from "../domains/assessment/schema";
+export * from "../domains/athletics/schema";
 export * from "../domains/auth/schema";
 export * from "../domains/content/schema";
+export * from "../domains/credentials/schema";
 export * from "../domains/families/schema";
 export * from "../domains/goals/schema";
 export * from "../domains/integrity/schema";
@@ -14,6 +17,8 @@ export * from "../domains/privacy/schema";
 export * from "../domains/rewards/schema";
 export * from "../domains/rostering/schema";
 export * from "../domains/surveys/schema";
+export * from "../domains/tours/schema";
+export * from "../domains/webhooks/schema";
 export { rateLimitWindows } from "../lib/rate-limit";
 export * from "../platform/email/schema";
 export * from "../platform/jobs/schema";

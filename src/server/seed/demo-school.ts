@@ -18,6 +18,7 @@ import {
   users,
 } from "../domains/rostering/schema";
 import type { Env } from "../env";
+import type { SecretBox } from "../lib/secret-box";
 import { hashSecret } from "../lib/secrets";
 import type { FileStorage } from "../platform/storage";
 import {
@@ -30,8 +31,11 @@ import {
   demoId,
 } from "./demo-accounts";
 import { seedDemoActivity } from "./demo-activity";
+import { seedDemoAnalytics } from "./demo-analytics";
+import { seedDemoAthletics } from "./demo-athletics";
 import { seedDemoCheckCharts } from "./demo-check-charts";
 import { seedDemoContent } from "./demo-content";
+import { seedDemoCredentials } from "./demo-credentials";
 import { seedDemoGoals } from "./demo-goals";
 import { seedDemoIntegrity } from "./demo-integrity";
 import { seedDemoLeaderboards } from "./demo-leaderboards";
@@ -42,6 +46,8 @@ import { seedDemoPlacements } from "./demo-placements";
 import { seedDemoPulse } from "./demo-pulse";
 import { seedDemoRewards } from "./demo-rewards";
 import { seedDemoSurveys } from "./demo-surveys";
+import { seedDemoTours } from "./demo-tours";
+import { seedDemoWebhooks } from "./demo-webhooks";
 
 /**
  * The demo school: a district with two schools, nine Guides, 153 students in grades K–8
@@ -247,6 +253,8 @@ export async function seedDemoSchool(
   db: Database,
   today: Date = new Date(),
   storage?: FileStorage,
+  /** The server's secret box: without it (the tests' shared template) no app logins are seeded. */
+  secretBox?: SecretBox,
 ): Promise<void> {
   const rand = seededRandom(20260817);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
@@ -566,8 +574,13 @@ export async function seedDemoSchool(
   await seedDemoPulse(db, today);
   await seedDemoSurveys(db, today);
   await seedDemoMessaging(db, today, storage);
+  await seedDemoAthletics(db, today);
+  await seedDemoTours(db, today);
+  if (secretBox) await seedDemoCredentials(db, today, secretBox);
   // Last: the notifications are made from what the other parts seeded.
   await seedDemoNotifications(db, today);
+  await seedDemoAnalytics(db, today);
+  await seedDemoWebhooks(db, today);
 }
 
 export async function isDatabaseEmpty(db: Database): Promise<boolean> {

@@ -133,3 +133,15 @@ export const passwordResetLinkSchema = z.object({
   expiresAt: z.string(),
 });
 export type PasswordResetLink = z.infer<typeof passwordResetLinkSchema>;
+
+/** `GET /api/auth/session`: when the caller's session began and when it ends. */
+export const sessionExpirySchema = z.object({
+  signedInAt: z.string(),
+  /** The fixed end, however much the session is used. */
+  expiresAt: z.string(),
+  /** A session unused this long ends earlier. */
+  idleMinutes: z.number(),
+  /** When it ends if no further request comes. */
+  endsWithoutUseAt: z.string(),
+});
+export type SessionExpiry = z.infer<typeof sessionExpirySchema>;

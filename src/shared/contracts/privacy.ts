@@ -108,8 +108,8 @@ export const RETENTION_RULES: Record<
   },
   analytics: {
     label: "Analytics",
-    description: "Usage figures kept for reports.",
-    defaultDays: 730,
+    description: "Page views, sign-ins and browser errors that Dash's own analytics collects.",
+    defaultDays: 180,
     minDays: 30,
     maxDays: 3650,
   },

@@ -10,7 +10,7 @@ export function PageHeader({
   actions?: ReactNode;
 }) {
   return (
-    <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
+    <div data-tour="page-header" className="mb-6 flex flex-wrap items-end justify-between gap-4">
       <div>
         <h1 className="text-2xl font-extrabold tracking-tight sm:text-3xl">{title}</h1>
         {description && <p className="mt-1 max-w-2xl text-slate-600 dark:text-slate-300">{description}</p>}

@@ -14,6 +14,7 @@ import type { Env } from "../../env";
 import { type Message, message, translate } from "../../lib/i18n";
 import { unstorableTextIn, validationError } from "../../lib/validation";
 import { isStudent } from "../rostering/queries";
+import { emitLearningEvents } from "../webhooks/learning-events";
 import { markHomeSummariesChanged, rewriteHomeSummaries } from "./home-summaries";
 import { xpRulesOf } from "./settings";
 
@@ -188,9 +189,20 @@ export async function ingestActivity(
   const { outcomes, credited, changed } = await db.transaction(async (transaction) => {
     const tx = transaction as unknown as Database;
     const stored = await storeBatch(tx, appId, rows, now, limits);
-    const creditedIds = rows
-      .filter((_, position) => stored[position]?.kind === "accepted")
-      .map((row) => row.student.sourcedId);
+    const acceptedRows = rows.filter((_, position) => stored[position]?.kind === "accepted");
+    const creditedIds = acceptedRows.map((row) => row.student.sourcedId);
+    await emitLearningEvents(
+      tx,
+      appId,
+      acceptedRows.map((row) => ({
+        studentId: row.student.sourcedId,
+        eventId: row.fact.eventId,
+        subject: row.fact.subject,
+        localDate: row.localDate,
+        xp: row.award.xp,
+      })),
+      now,
+    );
     return {
       outcomes: stored,
       credited: creditedIds,

@@ -29,6 +29,7 @@ import { readJsonBody, readQuery, requestLanguage } from "../../lib/validation";
 import { ingestedEvents } from "../../platform/metrics/metrics";
 import { EARN_JOB } from "../rewards/jobs";
 import { canSeeStudent, studentIdsInReach } from "../rostering/scope";
+import { recordIngestRequest, refusalOf } from "../webhooks/ingest-log";
 import { createApp, createKey, listApps, listKeys, revokeKey, updateApp } from "./apps";
 import { readCaliperEvent } from "./caliper";
 import { homeSummariesOf, studentHome } from "./home-summaries";
@@ -48,18 +49,36 @@ function countIngestedEvents(result: IngestResult): void {
 }
 
 /** Learning apps post activity here with their API key (no session). */
-export function ingestRoutes({ db, auth, env, live, jobs, appKeys }: AppDeps) {
+export function ingestRoutes({ db, auth, env, live, jobs, appKeys, logger }: AppDeps) {
   const limits = ingestLimitsFromEnv(env);
   // Credited students' homes update live, and the Alphas their activity earned are paid.
   const tellStudents = async (studentIds: string[]) => {
     await live.publish("home-changed", studentIds);
     await jobs.enqueue(EARN_JOB, { studentIds });
   };
-  return new Hono<AppEnv & { Variables: { appId: string } }>()
+  return new Hono<AppEnv & { Variables: { appId: string; ingestResult: IngestResult } }>()
     .use("*", async (c, next) => {
       const key = await appKeys.authenticate(c.req.header("authorization"), auth.now(), "learning");
       c.set("appId", key.appId);
+      const receivedAt = auth.now();
+      const started = performance.now();
       await next();
+      // The ingestion log: each request of a known app, refused ones too (their status says why).
+      const endpoint = c.req.path.endsWith("/caliper") ? "caliper" : "activity";
+      const result = c.get("ingestResult");
+      await recordIngestRequest(
+        db,
+        logger,
+        {
+          appId: key.appId,
+          endpoint,
+          statusCode: c.res.status,
+          durationMs: performance.now() - started,
+          result,
+          refusal: result ? undefined : refusalOf(c.error, c.res.status),
+        },
+        receivedAt,
+      );
     })
     .post("/activity", async (c) => {
       const { events } = await readJsonBody(c, activityBatchSchema, { checkEachItem: true });
@@ -72,6 +91,7 @@ export function ingestRoutes({ db, auth, env, live, jobs, appKeys }: AppDeps) {
         tellStudents,
       );
       countIngestedEvents(result);
+      c.set("ingestResult", result);
       return c.json(result);
     })
     .post("/caliper", async (c) => {
@@ -85,6 +105,7 @@ export function ingestRoutes({ db, auth, env, live, jobs, appKeys }: AppDeps) {
         tellStudents,
       );
       countIngestedEvents(result);
+      c.set("ingestResult", result);
       return c.json(result);
     });
 }

@@ -244,3 +244,26 @@ export const studentHomeSummaries = pgTable("student_home_summaries", {
   summary: jsonb("summary"),
   computedAt: timestamp("computed_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Each request a learning app made to ingest activity: what it brought and what became of it, for
+ * the webhook monitor's log beside the deliveries. Reasons are counted, not the events themselves.
+ */
+export const ingestRequests = pgTable(
+  "ingest_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    appId: uuid("app_id").notNull(),
+    /** activity or caliper. */
+    endpoint: text("endpoint").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    statusCode: integer("status_code").notNull(),
+    accepted: integer("accepted").notNull().default(0),
+    duplicates: integer("duplicates").notNull().default(0),
+    rejected: integer("rejected").notNull().default(0),
+    /** Each reason of a rejection (or of a refused request) with how many events it turned away. */
+    reasons: jsonb("reasons").notNull().default(sql`'{}'::jsonb`),
+    durationMs: integer("duration_ms").notNull(),
+  },
+  (table) => [index("ingest_requests_app_idx").on(table.appId, table.receivedAt)],
+);

@@ -30,6 +30,7 @@ import { minutesToWait } from "./failure-throttle";
 import { createImpersonation } from "./impersonation";
 import { languageSettingsOf, setPreferredLanguage } from "./language";
 import { createPasswords } from "./passwords";
+import { sessionExpiryOf } from "./session-expiry";
 
 /**
  * The `me` body: the signed-in user, whom they view as, their active and available roles, and
@@ -131,6 +132,10 @@ export function authRoutes({ db, env, auth, logger }: AppDeps) {
     .get("/me", async (c) => {
       c.header("Cache-Control", "no-store");
       return c.json(await meOf(c.get("actor")));
+    })
+    .get("/session", async (c) => {
+      c.header("Cache-Control", "no-store");
+      return c.json(await sessionExpiryOf(db, currentActor(c), { idleMinutes: env.SESSION_IDLE_MINUTES }));
     })
     .put("/me/language", async (c) => {
       const actor = currentActor(c);

@@ -6,6 +6,7 @@ import { type Database, isoInstant, queryRows } from "../../db/client";
 import type { Actor, AppEnv } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
+import { emitWebhookEvent } from "../webhooks/emit";
 import { readableStudentIds, unlockableStudentIds } from "./access";
 import { activeStrikesOf, isOpen } from "./records";
 import { integritySettingsOf, lockoutEnabledFor } from "./settings";
@@ -37,6 +38,13 @@ export async function lockIfDue(
         and not exists (select 1 from integrity_lockouts o where o.student_sourced_id = ${studentId} and o.unlocked_at is null)
       returning id`,
   );
+  if (lockout)
+    await emitWebhookEvent(
+      tx,
+      "lockout.changed",
+      { studentId, locked: true, lockoutId: lockout.id, incidentId },
+      { at: now, key: `${lockout.id}:locked` },
+    );
   return lockout?.id ?? null;
 }
 
@@ -55,6 +63,13 @@ export async function closeLockout(tx: Database, studentId: string, unlocking: U
         unlock_note = ${unlocking.note}, unlock_reason = ${unlocking.reason}, unlocked_with_code = ${unlocking.withCode}
       where student_sourced_id = ${studentId} and unlocked_at is null returning id`,
   );
+  for (const { id } of closed)
+    await emitWebhookEvent(
+      tx,
+      "lockout.changed",
+      { studentId, locked: false, lockoutId: id, reason: unlocking.reason },
+      { at: now, key: `${id}:unlocked` },
+    );
   return closed.length > 0;
 }
 

@@ -7,6 +7,7 @@ import { message } from "../../lib/i18n";
 import type { ChangedSummaries } from "../activity/home-summaries";
 import { restoreVoidedXp, voidSessionXp } from "../activity/xp";
 import { studentIdsInReach } from "../rostering/scope";
+import { emitWebhookEvent } from "../webhooks/emit";
 import { isFamilySide, reviewableStudentIds } from "./access";
 import { appealBlock, outcomeOf, type PastDecision, reviewBlock } from "./decisions";
 import { closeLockout, lockIfDue } from "./lockout";
@@ -126,6 +127,12 @@ export async function reviewIncident(
           lockout_id = ${lockoutId}::uuid, voided_xp = ${voidedXp} where id = ${id}::uuid`);
       effects.lockChanged = lockoutId !== null;
       effects.strike = { incidentId: id, activeStrikes: strikes };
+      await emitWebhookEvent(
+        tx,
+        "incident.confirmed",
+        { incidentId: id, studentId: incident.studentId, activeStrikes: strikes, lockoutId },
+        { at: now, key: id },
+      );
     }
     if (outcome.liftsStrike) {
       effects.changedSummaries = await restoreVoidedXp(tx, id, now);

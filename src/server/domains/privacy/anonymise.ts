@@ -243,7 +243,7 @@ const scrubSurveyAnswers: AnonymiseStep = async (context) => {
 };
 
 /**
- * Notifications and email: the student's own notifications and choices go; what others were told
+ * Notifications and email: the student's own notifications, choices and guided tours go; what others were told
  * of them (a strike, a reward request) and every mail that names them lose the student's details;
  * the outbox keeps no address of theirs, and mail not yet sent to them never leaves.
  */
@@ -252,6 +252,14 @@ const scrubNotifications: AnonymiseStep = async (context) => {
   await run(context, sql`delete from notifications where user_sourced_id = ${studentId}`);
   await run(context, sql`delete from notification_preferences where user_sourced_id = ${studentId}`);
   await run(context, sql`delete from user_preferences where user_sourced_id = ${studentId}`);
+  await run(context, sql`delete from tour_completions where user_sourced_id = ${studentId}`);
+  // Their page use goes; a parent's sign-in keeps its row, without them in its sample of children.
+  await run(context, sql`delete from analytics_events where user_sourced_id = ${studentId}`);
+  await run(
+    context,
+    sql`update analytics_events set linked_ids = array_remove(linked_ids, ${studentId})
+        where linked_ids @> array[${studentId}]::text[]`,
+  );
   await run(
     context,
     sql`update email_outbox set to_address = '',
@@ -312,6 +320,29 @@ const scrubMessaging: AnonymiseStep = async (context) => {
 };
 
 /**
+ * Athletics: the log keeps what was done, for how long and when under the anonymised id; the
+ * activity's name and note (free text) lose the student's details.
+ */
+const scrubAthletics: AnonymiseStep = async (context) => {
+  const { studentId, displayName, personalValues } = context;
+  if (personalValues.length === 0) return;
+  await run(
+    context,
+    sql`update athletic_activities set activity = ${replacingAll("activity", personalValues, displayName)},
+          note = ${replacingAll("note", personalValues, displayName)}
+        where student_sourced_id = ${studentId} and ${matchesAny("activity || coalesce(note, '')", personalValues)}`,
+  );
+};
+
+/**
+ * App logins: the student's usernames and encrypted passwords go; the decrypt audit stays, as it
+ * holds only ids (who revealed which login of which app, when).
+ */
+const removeAppCredentials: AnonymiseStep = async (context) => {
+  await run(context, sql`delete from app_credentials where student_sourced_id = ${context.studentId}`);
+};
+
+/**
  * Each domain's part, run in order in one transaction. Domains that keep more about students
  * (incident evidence and its files, survey answers, messages…) add their step here.
  */
@@ -328,6 +359,8 @@ export const ANONYMISE_STEPS: readonly AnonymiseStep[] = [
   scrubSurveyAnswers,
   scrubNotifications,
   scrubMessaging,
+  scrubAthletics,
+  removeAppCredentials,
 ];
 
 const escapeRegex = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

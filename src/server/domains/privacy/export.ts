@@ -244,6 +244,29 @@ const CSV_FILES: readonly CsvFile[] = [
       where g.student_sourced_id = ${studentId} order by g.created_at, g.id`,
   },
   {
+    name: "athletics.csv",
+    description:
+      "The student's log of physical activity: what, how many minutes, which day, the note, who logged, changed or removed each entry and when.",
+    columns: [
+      "activity",
+      "minutes",
+      "date",
+      "note",
+      "loggedBy",
+      "loggedAt",
+      "changedBy",
+      "changedAt",
+      "removedBy",
+      "removedAt",
+    ],
+    query: (studentId) => sql`select a.activity, a.minutes, ${day("a.activity_date")} as date, a.note,
+        ${nameOf("r")} as "loggedBy", ${iso("a.created_at")} as "loggedAt", ${nameOf("c")} as "changedBy",
+        ${iso("a.updated_at")} as "changedAt", ${nameOf("d")} as "removedBy", ${iso("a.removed_at")} as "removedAt"
+      from athletic_activities a left join users r on r.sourced_id = a.recorded_by
+        left join users c on c.sourced_id = a.updated_by left join users d on d.sourced_id = a.removed_by
+      where a.student_sourced_id = ${studentId} order by a.activity_date, a.created_at, a.id`,
+  },
+  {
     name: "focus-incidents.csv",
     description:
       "Focus incidents the monitoring agent reported: when, what kind, which app, the text it saw, and how the review ended. Screenshots are not part of the export.",
@@ -521,6 +544,27 @@ const CSV_FILES: readonly CsvFile[] = [
       from notifications where user_sourced_id = ${studentId} order by created_at, id`,
   },
   {
+    name: "app-logins.csv",
+    description:
+      "The student's logins to learning apps that the school keeps: the app, the username and when each was added or changed. Passwords are never exported.",
+    columns: ["app", "username", "addedAt", "changedAt"],
+    query: (studentId) => sql`select a.name as app, c.username, ${iso("c.created_at")} as "addedAt",
+        ${iso("c.updated_at")} as "changedAt"
+      from app_credentials c join learning_apps a on a.id = c.app_id
+      where c.student_sourced_id = ${studentId} order by a.name, c.id`,
+  },
+  {
+    name: "app-login-reveals.csv",
+    description:
+      "Each time one of those passwords was shown: to whom, in which role, for which app and when.",
+    columns: ["at", "app", "revealedTo", "role"],
+    query: (studentId) => sql`select ${iso("d.at")} as at, coalesce(a.name, d.app_id::text) as app,
+        coalesce(${nameOf("p")}, d.decrypted_by) as "revealedTo", d.role
+      from credential_decrypts d left join learning_apps a on a.id = d.app_id
+        left join users p on p.sourced_id = d.decrypted_by
+      where d.student_sourced_id = ${studentId} order by d.at, d.id`,
+  },
+  {
     name: "notification-preferences.csv",
     description:
       "The student's choices of how to be told per kind of notification (in the app, by email), and any digest day.",
@@ -531,6 +575,25 @@ const CSV_FILES: readonly CsvFile[] = [
       union all select 'digest', null, null, digest_day, ${iso("updated_at")}
       from user_preferences where user_sourced_id = ${studentId}
       order by 1`,
+  },
+  {
+    name: "guided-tours.csv",
+    description:
+      "The guided tours the student has done in Dash, how each ended (finished, skipped or closed) and when.",
+    columns: ["tour", "outcome", "completedAt"],
+    query: (studentId) => sql`select tour, outcome, ${iso("completed_at")} as "completedAt"
+      from tour_completions where user_sourced_id = ${studentId} order by tour`,
+  },
+  {
+    name: "analytics.csv",
+    description:
+      "The pages the student opened in Dash, their sign-ins and days of use, and the errors their browser met, with the role, school and day they count for.",
+    columns: ["type", "path", "occurredAt", "day", "role", "schoolId", "message"],
+    query: (
+      studentId,
+    ) => sql`select type, path, ${iso("occurred_at")} as "occurredAt", to_char(day, 'YYYY-MM-DD') as day,
+        role, school_sourced_id as "schoolId", message
+      from analytics_events where user_sourced_id = ${studentId} order by occurred_at, id`,
   },
   {
     name: "emails.csv",

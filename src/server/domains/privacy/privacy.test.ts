@@ -465,6 +465,9 @@ describe("anonymising a student", () => {
     await t.db.execute(sql`insert into email_outbox (recipient_sourced_id, to_address, category, subject, text_body)
       values (${ids.student}, 'student@dash.demo', 'announcement', 'For Ava Johnson', 'Hello Ava Johnson'),
         (${ids.parent}, 'parent@dash.demo', 'strike.confirmed', 'A strike for Ava Johnson', 'Ava Johnson got a strike')`);
+    // Her activity log, with her name in what was done and in the note.
+    await t.db.execute(sql`insert into athletic_activities (student_sourced_id, activity, minutes, activity_date, note, recorded_by)
+      values (${ids.student}, 'Relay with Ava Johnson', 20, current_date, 'Ava Johnson ran the last leg', ${ids.admin})`);
     const totals = async () => {
       const [row] = await queryRows<{ ledger: string; daily: string; days: number }>(
         t.db,

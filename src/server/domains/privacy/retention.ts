@@ -43,13 +43,13 @@ function purgeTable(table: string, timeColumn: string, keyColumn: string): Purge
 }
 
 /**
- * What each kind of data is, table by table. Incident evidence and analytics have no tables yet:
- * the domains that bring them add their purge here, and the daily run applies it.
+ * What each kind of data is, table by table. Incident evidence has no tables yet: the domain that
+ * brings them adds its purge here, and the daily run applies it.
  */
 export const RETENTION_PURGES: Record<RetentionKind, readonly Purge[]> = {
   activity_events: [purgeTable("activity_events", "occurred_at", "id")],
   incident_evidence: [],
-  analytics: [],
+  analytics: [purgeTable("analytics_events", "occurred_at", "id")],
   audit_logs: [
     purgeTable("impersonation_audit", "created_at", "id"),
     purgeTable("roster_changes", "created_at", "id"),

@@ -12,6 +12,7 @@ import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { nameOf } from "../rostering/queries";
 import { studentIdsInReach } from "../rostering/scope";
+import { emitWebhookEvent } from "../webhooks/emit";
 import { isFamily, isStaff } from "./grants";
 import { itemImagePath, itemsForStudents } from "./items";
 import { assertAffordable, entriesWritten, lockAccount, type NewEntry, postEntries } from "./ledger";
@@ -231,6 +232,19 @@ export async function placeRedemption(
         },
         settingsFrom(asked.settings).requestExpiryDays,
       );
+      // The request is one statement, committed by now; the key makes a repeated event one.
+      await emitWebhookEvent(
+        db,
+        "redemption.requested",
+        {
+          redemptionId,
+          studentId,
+          itemId: asked.id,
+          price: asked.price,
+          approverKind: redemption.approverKind,
+        },
+        { at: now, key: redemptionId },
+      );
       return { redemption, isReplay: false };
     }
   } catch (error) {
@@ -365,6 +379,19 @@ async function moveRequest(
       itemId: current.item_id,
       itemName: current.item_name,
     });
+    if (input.to === "approved")
+      await emitWebhookEvent(
+        tx,
+        "redemption.approved",
+        {
+          redemptionId: input.redemptionId,
+          studentId: input.studentId,
+          itemId: current.item_id,
+          price: current.price,
+          approvedBy: input.actorId,
+        },
+        { at: input.at, key: input.redemptionId },
+      );
     return "moved";
   });
 }

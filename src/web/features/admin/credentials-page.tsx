@@ -4,10 +4,11 @@ import type { z } from "zod";
 import type { searchSchemas } from "../../../shared/routes";
 import { PageHeader } from "../../components/page-header";
 import { Tabs, tabId } from "../../components/ui/tabs";
+import { AppLogins } from "../credentials/app-logins";
 import { LearningApps } from "./learning-apps";
 import { OneRosterClients } from "./oneroster-clients";
 
-const TABS = ["oneroster", "apps"] as const;
+const TABS = ["oneroster", "apps", "logins"] as const;
 
 export function CredentialsPage() {
   const { t } = useTranslation("admin");
@@ -25,13 +26,13 @@ export function CredentialsPage() {
         selected={tab}
         items={TABS.map((id) => ({
           id,
-          label: t(`credentials.tabs.${id}`),
+          label: id === "logins" ? t("credentials:tab") : t(`credentials.tabs.${id}`),
           link: { to: "/app/admin/credentials", search: { tab: id } },
         }))}
         className="mb-6"
       />
       <div id="credentials-panel" role="tabpanel" aria-labelledby={tabId("credentials-tab", tab)}>
-        {tab === "apps" ? <LearningApps /> : <OneRosterClients />}
+        {tab === "apps" ? <LearningApps /> : tab === "logins" ? <AppLogins /> : <OneRosterClients />}
       </div>
     </div>
   );

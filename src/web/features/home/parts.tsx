@@ -15,7 +15,10 @@ export function HomeHero({ children }: { children?: ReactNode }) {
   const roleNames = [...new Set(user.roles.map((entry) => t(`common:roles.${entry.role}`)))];
   const chip = "rounded-full bg-white/15 px-2.5 py-0.5 text-xs font-semibold text-white";
   return (
-    <div className="rounded-2xl bg-gradient-to-r from-brand-700 to-brand-900 p-6 text-white shadow sm:p-8">
+    <div
+      data-tour="home-welcome"
+      className="rounded-2xl bg-gradient-to-r from-brand-700 to-brand-900 p-6 text-white shadow sm:p-8"
+    >
       <p className="text-sm font-medium text-brand-100">{t(`hero.greeting.${partOfDay()}`)}</p>
       <h1 id="welcome" className="mt-1 text-2xl font-extrabold tracking-tight sm:text-3xl">
         {fullName(user)}
@@ -62,17 +65,21 @@ export function Section({
   actions,
   children,
   className = "",
+  tour,
 }: {
   title: string;
   description?: ReactNode;
   actions?: ReactNode;
   children: ReactNode;
   className?: string;
+  /** The name a guided tour's step points at. */
+  tour?: string;
 }) {
   const id = useId();
   return (
     <section
       aria-labelledby={id}
+      data-tour={tour}
       className={`min-w-0 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900 ${className}`}
     >
       <div className="mb-4 flex flex-wrap items-start justify-between gap-x-4 gap-y-2">

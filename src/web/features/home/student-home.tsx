@@ -9,6 +9,7 @@ import { XpHeatmap } from "../../components/charts/xp-heatmap";
 import { formatNumber, formatXp, instantLabel, relativeTime } from "../../lib/format";
 import { useAuth } from "../auth/use-auth";
 import { AssignedGlance } from "../content/assigned-glance";
+import { YourLogin } from "../credentials/your-login";
 import { GoalsGlance } from "../goals/glance";
 import { StudentStrikes } from "../integrity/home-cards";
 import { accountQuery, redemptionsQuery } from "../rewards/api";
@@ -67,6 +68,7 @@ export function StudentHome() {
               title={t("goals.label")}
               description={todayLine(summary.subjects, t)}
               className="lg:col-span-3"
+              tour="home-today"
             >
               <SubjectGoals subjects={summary.subjects} />
             </Section>
@@ -74,6 +76,7 @@ export function StudentHome() {
               title={t("student.week.title")}
               description={t("student.week.soFar", { xp: formatXp(summary.xpThisWeek) })}
               className="lg:col-span-2"
+              tour="home-week"
             >
               <WeekBars week={summary.week} today={summary.today} dailyGoal={dailyGoalOf(summary)} />
             </Section>
@@ -87,7 +90,11 @@ export function StudentHome() {
 
           <AlphasCard studentId={summary.sourcedId} />
 
-          <Section title={t("student.daily.title")} description={t("student.daily.description")}>
+          <Section
+            title={t("student.daily.title")}
+            description={t("student.daily.description")}
+            tour="home-daily"
+          >
             <XpHeatmap
               studentId={summary.sourcedId}
               timezone={summary.timezone}
@@ -96,7 +103,11 @@ export function StudentHome() {
             />
           </Section>
 
-          <Section title={t("student.apps.title")} description={t("student.apps.description")}>
+          <Section
+            title={t("student.apps.title")}
+            description={t("student.apps.description")}
+            tour="home-apps"
+          >
             <AppList apps={home.data?.apps ?? []} />
           </Section>
         </>
@@ -149,6 +160,7 @@ function AppList({ apps }: { apps: LearningApp[] }) {
               {t("student.apps.noLink")}
             </p>
           )}
+          <YourLogin appId={app.appId} appName={app.name} />
         </AppCard>
       ))}
     </ul>

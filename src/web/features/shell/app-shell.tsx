@@ -16,6 +16,7 @@ import { AuthProvider } from "../auth/use-auth";
 import { useLockoutGuard } from "../integrity/lockout";
 import { MessagesLink } from "../messaging/messages-link";
 import { NotificationBell } from "../notifications/bell";
+import { GuidedTour, TourEntries, TourMenu } from "../tours/guided-tour";
 import { THEMES, type Theme, useDebugMode, useTheme } from "./preferences";
 import { useLiveUpdates } from "./use-live-updates";
 
@@ -75,6 +76,7 @@ export function AppShell({ auth, children }: { auth: AuthState; children: ReactN
       {isChangingPassword && (
         <ChangePasswordDialog user={auth.realUser} onClose={() => setIsChangingPassword(false)} />
       )}
+      <GuidedTour auth={auth} isLocked={isLocked} />
     </AuthProvider>
   );
 }
@@ -155,6 +157,7 @@ function Sidebar({
       )}
       <nav
         ref={nav}
+        data-tour="sidebar"
         aria-label={t("mainNavigation")}
         // Closed on a phone, it is out of sight and out of the Tab order.
         className={`${isOpen ? "translate-x-0" : "-translate-x-full max-lg:invisible"} fixed inset-y-0 left-0 z-40 flex w-64 shrink-0 flex-col border-r border-slate-200 bg-white lg:sticky lg:top-0 lg:h-screen lg:translate-x-0 motion-safe:transition-transform dark:border-slate-800 dark:bg-slate-900`}
@@ -219,7 +222,8 @@ function Sidebar({
           </div>
         </div>
         {helpUrl && (
-          <div className="border-t border-slate-200 p-3 dark:border-slate-800">
+          <div className="space-y-2 border-t border-slate-200 p-3 dark:border-slate-800">
+            <TourEntries auth={auth} onChosen={onClose} />
             <HelpLink href={helpUrl} where="sidebar" />
           </div>
         )}
@@ -252,6 +256,7 @@ function Header({
         <button
           type="button"
           onClick={onOpenMenu}
+          data-tour="sidebar"
           className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-semibold lg:hidden dark:border-slate-700"
         >
           {t("menu")}
@@ -269,6 +274,8 @@ function Header({
         {!isLocked && <NotificationBell />}
         <ThemeSwitcher />
         {helpUrl && <HelpLink href={helpUrl} where="header" />}
+        {/* Without the help button (students), the tour has a menu of its own. */}
+        {!helpUrl && !isLocked && <TourMenu auth={auth} />}
         <UserMenu auth={auth} onChangePassword={onChangePassword} />
       </div>
     </header>
@@ -364,6 +371,7 @@ function ThemeSwitcher() {
       type="button"
       onClick={() => setTheme(next)}
       title={label}
+      data-tour="theme"
       className="rounded-lg border border-slate-300 px-2.5 py-1.5 text-sm dark:border-slate-700"
     >
       <ThemeIcon aria-hidden="true" className="size-4" />

@@ -3,6 +3,7 @@ import type { ImportProgress, ImportReport } from "../../../../shared/contracts/
 import type { Language } from "../../../../shared/languages";
 import type { Database } from "../../../db/client";
 import { type FileSet, openFileSet } from "../../../lib/file-set";
+import { emitWebhookEvent } from "../../webhooks/emit";
 import { applyRosterSet } from "./apply";
 import { checkRosterSet } from "./check";
 import { ProblemLog } from "./problems";
@@ -52,6 +53,16 @@ export async function importRosterSet(
           onBytes: (file, bytes) => progress("applying", file, bytes),
         });
         if (dryRun) throw new DryRunRollback();
+        await emitWebhookEvent(tx as unknown as Database, "roster.imported", {
+          version: plan.version,
+          files: plan.summaries.map(({ file, created, updated, deleted, unchanged }) => ({
+            file,
+            created,
+            updated,
+            deleted,
+            unchanged,
+          })),
+        });
       });
       applied = true;
       // The planner should know the new roster at once: autovacuum takes a while to notice, and
