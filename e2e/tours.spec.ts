@@ -1,6 +1,6 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { demoId } from "../src/server/seed/demo-accounts";
-import { apiSignIn, DESKTOP, PHONE, SCREENS, signInAs } from "./helpers";
+import { apiSignIn, axeViolations, DESKTOP, loadAxe, PHONE, SCREENS, signInAs } from "./helpers";
 
 /**
  * The guided tours: a student's starts by itself at first sign-in and is kept as done on the
@@ -280,7 +280,10 @@ test.describe
       );
     });
 
-    test("a tour step, on a phone and a laptop, light and dark", async ({ page }) => {
+    test("a tour step, on a phone and a laptop, light and dark, passes axe's WCAG 2.2 AA checks", async ({
+      page,
+    }) => {
+      await loadAxe(page);
       await signInAs(page, "student@dash.demo");
       for (const [viewport, name] of [
         [PHONE, "390"],
@@ -299,6 +302,8 @@ test.describe
           await page.screenshot({
             path: `${SCREENS}/tour-step-${name}${scheme === "dark" ? "-dark" : ""}.png`,
           });
+          // The open tooltip with its buttons, over the page it points at.
+          expect(await axeViolations(page)).toEqual([]);
           await page.keyboard.press("Escape");
           await expect(tourStep(page)).toHaveCount(0);
         }

@@ -226,6 +226,7 @@ describe("the shared schemas' messages", () => {
       activity_events: "activityEvents",
       incident_evidence: "incidentEvidence",
       analytics: "analytics",
+      webhook_deliveries: "webhookDeliveries",
       audit_logs: "auditLogs",
     } as const;
     for (const [kind, rule] of Object.entries(RETENTION_RULES)) {

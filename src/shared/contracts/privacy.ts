@@ -83,7 +83,13 @@ export type AnonymiseResponse = z.infer<typeof anonymiseResponseSchema>;
 
 // ---------------------------------------------------------------- retention
 
-export const RETENTION_KINDS = ["activity_events", "incident_evidence", "analytics", "audit_logs"] as const;
+export const RETENTION_KINDS = [
+  "activity_events",
+  "incident_evidence",
+  "analytics",
+  "webhook_deliveries",
+  "audit_logs",
+] as const;
 export type RetentionKind = (typeof RETENTION_KINDS)[number];
 
 /** Each kind's default, bounds (in days) and words for the page. */
@@ -111,6 +117,14 @@ export const RETENTION_RULES: Record<
     description: "Page views, sign-ins and browser errors that Dash's own analytics collects.",
     defaultDays: 180,
     minDays: 30,
+    maxDays: 3650,
+  },
+  webhook_deliveries: {
+    label: "Webhook deliveries",
+    description:
+      "Each event sent to a subscribed address, with its answer and attempts. Deliveries still being retried are kept until they end.",
+    defaultDays: 90,
+    minDays: 7,
     maxDays: 3650,
   },
   audit_logs: {
@@ -149,6 +163,12 @@ const RETENTION_MESSAGES: Record<
     notWhole: invalid("analyticsRetentionWhole"),
     tooFew: invalid("analyticsRetentionTooShort"),
     tooMany: invalid("analyticsRetentionTooLong"),
+  },
+  webhook_deliveries: {
+    notANumber: invalid("webhookDeliveriesRetention"),
+    notWhole: invalid("webhookDeliveriesRetentionWhole"),
+    tooFew: invalid("webhookDeliveriesRetentionTooShort"),
+    tooMany: invalid("webhookDeliveriesRetentionTooLong"),
   },
   audit_logs: {
     notANumber: invalid("auditLogsRetention"),

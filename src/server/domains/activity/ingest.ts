@@ -193,7 +193,7 @@ export async function ingestActivity(
     const creditedIds = acceptedRows.map((row) => row.student.sourcedId);
     await emitLearningEvents(
       tx,
-      appId,
+      { source: "activity", appId },
       acceptedRows.map((row) => ({
         studentId: row.student.sourcedId,
         eventId: row.fact.eventId,

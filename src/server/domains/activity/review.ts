@@ -7,6 +7,7 @@ import type { Actor } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { canSeeStudent, studentIdsInReach } from "../rostering/scope";
+import { emitLearningEvents } from "../webhooks/learning-events";
 import { type ChangedSummaries, markHomeSummariesChanged, rewriteHomeSummaries } from "./home-summaries";
 import { heldReasonIn, upsertDailyTotals } from "./ingest";
 import { activityEvents, dailyIngestTotals, heldActivityEvents, learningApps, xpLedger } from "./schema";
@@ -199,6 +200,20 @@ export async function approveHeldEvent(
             ${fact.activeSeconds}::int, ${fact.wasteSeconds}::int, ${fact.totalQuestions}::int, ${fact.correctQuestions}::int,
             ${fact.masteredUnits}::int, 1, ${row.occurredAt}::timestamptz)`,
         ),
+      );
+      await emitLearningEvents(
+        tx,
+        { source: "review", appId: row.appId, key: `held:${row.id}` },
+        [
+          {
+            studentId: row.studentSourcedId,
+            eventId: row.eventId,
+            subject: row.subject,
+            localDate: row.localDate,
+            xp: Number(row.xp),
+          },
+        ],
+        now,
       );
     }
     await tx

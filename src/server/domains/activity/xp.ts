@@ -9,6 +9,7 @@ import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { users } from "../rostering/schema";
 import { studentVisibleTo } from "../rostering/scope";
+import { emitLearningEvents } from "../webhooks/learning-events";
 import { type ChangedSummaries, markHomeSummariesChanged, rewriteHomeSummaries } from "./home-summaries";
 import { upsertDailyTotals } from "./ingest";
 import { heldEventsOfDay } from "./review";
@@ -102,6 +103,12 @@ export async function awardManualXpAs(db: Database, actorSourcedId: string, inpu
           sql`values (${input.studentId}, ${localDate}::date, ${input.subject}, 'manual', ${input.amount}::numeric,
             0, 0, 0, 0, 0, 0, null::timestamptz)`,
         ),
+      );
+      await emitLearningEvents(
+        tx as unknown as Database,
+        { source: "manual", key: idempotencyKey },
+        [{ studentId: input.studentId, eventId: null, subject: input.subject, localDate, xp: input.amount }],
+        now,
       );
       const changed = await markHomeSummariesChanged(tx as unknown as Database, [input.studentId]);
       return { entry: created, isReplay: false, changed };

@@ -41,3 +41,22 @@ export const credentialDecrypts = pgTable(
     index("credential_decrypts_at_idx").on(table.at),
   ],
 );
+
+/**
+ * Every change to a student's app login: who added, changed, removed or imported it, and when.
+ * Ids only: never a username's earlier value or a password.
+ */
+export const appCredentialChanges = pgTable(
+  "app_credential_changes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    credentialId: uuid("credential_id").notNull(),
+    studentSourcedId: text("student_sourced_id").notNull(),
+    appId: uuid("app_id").notNull(),
+    /** `added` | `changed` | `removed` | `imported`. */
+    action: text("action").notNull(),
+    changedBy: text("changed_by").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("app_credential_changes_student_idx").on(table.studentSourcedId, table.at)],
+);

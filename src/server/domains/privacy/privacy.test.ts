@@ -294,9 +294,21 @@ describe("the daily retention run", () => {
       detail: "retention-new",
       at: at(1000),
     });
-    const [before] = await queryRows<{ events: number; audits: number }>(
+    const [subscription] = await queryRows<{ id: string }>(
       t.db,
-      sql`select (select count(*)::int from activity_events where occurred_at < ${at(400).toISOString()}::timestamptz) as events,
+      sql`with s as (insert into webhook_subscriptions (url, events, secret_envelope, created_by)
+          values ('https://example.org/retention', '{xp.awarded}', 'sealed', ${ids.admin}) returning id)
+        insert into webhook_deliveries (subscription_id, event_type, event_id, payload, state, max_attempts, created_at)
+        select s.id, 'xp.awarded', gen_random_uuid(), '{}'::jsonb, d.state, 8, d.at::timestamptz
+        from s, (values ('succeeded', ${at(91).toISOString()}), ('failed', ${at(91).toISOString()}),
+                  ('queued', ${at(91).toISOString()}), ('succeeded', ${at(80).toISOString()})) as d(state, at)
+        returning subscription_id as id`,
+    );
+    const [before] = await queryRows<{ events: number; audits: number; deliveries: number }>(
+      t.db,
+      sql`select (select count(*)::int from webhook_deliveries where created_at < ${at(90).toISOString()}::timestamptz
+          and state in ('succeeded', 'failed')) as deliveries,
+        (select count(*)::int from activity_events where occurred_at < ${at(400).toISOString()}::timestamptz) as events,
         (select count(*)::int from impersonation_audit where created_at < ${at(1095).toISOString()}::timestamptz)
         + (select count(*)::int from roster_changes where created_at < ${at(1095).toISOString()}::timestamptz)
         + (select count(*)::int from sensitive_access_log where created_at < ${at(1095).toISOString()}::timestamptz) as audits`,
@@ -307,8 +319,16 @@ describe("the daily retention run", () => {
       activity_events: before?.events,
       incident_evidence: 0,
       analytics: 0,
+      webhook_deliveries: before?.deliveries,
       audit_logs: before?.audits,
     });
+    expect(before?.deliveries).toBeGreaterThanOrEqual(2);
+    // A delivery still being retried stays, however old; newer finished ones stay too.
+    const kept = await queryRows<{ state: string }>(
+      t.db,
+      sql`select state from webhook_deliveries where subscription_id = ${subscription?.id}::uuid order by state`,
+    );
+    expect(kept.map((row) => row.state)).toEqual(["queued", "succeeded"]);
     expect(before?.events).toBeGreaterThanOrEqual(1);
     expect(before?.audits).toBeGreaterThanOrEqual(1);
     const remaining = await queryRows<{ eventId: string }>(
@@ -342,6 +362,7 @@ describe("the daily retention run", () => {
       activity_events: 0,
       incident_evidence: 0,
       analytics: 0,
+      webhook_deliveries: 0,
       audit_logs: 0,
     });
   });

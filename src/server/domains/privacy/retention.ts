@@ -20,9 +20,9 @@ const DAILY_JOB = "daily";
 
 /**
  * Deletes rows of a table older than the cut-off a batch at a time, so no statement holds locks
- * on a large table for long.
+ * on a large table for long; `onlyWhere` keeps rows that are not done with (a condition in SQL).
  */
-function purgeTable(table: string, timeColumn: string, keyColumn: string): Purge {
+function purgeTable(table: string, timeColumn: string, keyColumn: string, onlyWhere = "true"): Purge {
   return async (db, olderThan) => {
     let removed = 0;
     for (;;) {
@@ -31,6 +31,7 @@ function purgeTable(table: string, timeColumn: string, keyColumn: string): Purge
         sql`with gone as (
               delete from ${sql.raw(table)} where ${sql.raw(keyColumn)} in (
                 select ${sql.raw(keyColumn)} from ${sql.raw(table)} where ${sql.raw(timeColumn)} < ${olderThan.toISOString()}::timestamptz
+                  and ${sql.raw(onlyWhere)}
                 limit ${BATCH_SIZE})
               returning 1)
             select count(*)::int as count from gone`,
@@ -50,6 +51,10 @@ export const RETENTION_PURGES: Record<RetentionKind, readonly Purge[]> = {
   activity_events: [purgeTable("activity_events", "occurred_at", "id")],
   incident_evidence: [],
   analytics: [purgeTable("analytics_events", "occurred_at", "id")],
+  // By creation: a delivery's attempts end within hours, and one still queued or being sent stays.
+  webhook_deliveries: [
+    purgeTable("webhook_deliveries", "created_at", "id", "state in ('succeeded', 'failed')"),
+  ],
   audit_logs: [
     purgeTable("impersonation_audit", "created_at", "id"),
     purgeTable("roster_changes", "created_at", "id"),

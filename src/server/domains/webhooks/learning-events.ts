@@ -3,10 +3,11 @@ import type { Database } from "../../db/client";
 import { FALLBACK_DAILY_GOALS, storedDailyGoals } from "../goals/daily-goals";
 import { emitWebhookEvent, emitWebhookEvents } from "./emit";
 
-/** XP one stored activity event credited a student. */
+/** XP credited to (or, by hand, taken from) a student. */
 export interface XpAward {
   studentId: string;
-  eventId: string;
+  /** The learning app's event id; null for XP given by hand. */
+  eventId: string | null;
   subject: string;
   /** The student's own day the XP counts for. */
   localDate: string;
@@ -14,19 +15,30 @@ export interface XpAward {
 }
 
 /**
- * The events a batch of activity makes, inside its transaction (after its XP and daily totals
- * are written): one `xp.awarded` carrying the batch's awards, and a `goal.met` for each daily
- * subject goal the batch made a student meet (their own goal for the subject, else the school's).
- * Goals are judged on read elsewhere; here "met" is the moment the day's XP first reaches the
- * goal, so a goal met once a day is told once (its event id is the student, day and subject).
+ * Where XP came from: a learning app's batch, a held event a reviewer approved, or a person's
+ * manual award. `key` names a credit that has one (a review, a manual award's idempotency key),
+ * so telling it again queues nothing new.
  */
-export async function emitLearningEvents(db: Database, appId: string, awards: XpAward[], at: Date) {
+export type XpOrigin =
+  | { source: "activity"; appId: string }
+  | { source: "review"; appId: string; key: string }
+  | { source: "manual"; key: string };
+
+/**
+ * The events XP makes, inside the transaction that credits it (after the ledger and daily totals
+ * are written): one `xp.awarded` carrying the awards, and a `goal.met` for each daily subject goal
+ * they made a student meet (their own goal for the subject, else the school's). Goals are judged
+ * on read elsewhere; here "met" is the moment the day's XP first reaches the goal, so a goal met
+ * once a day is told once (its event id is the student, day and subject).
+ */
+export async function emitLearningEvents(db: Database, origin: XpOrigin, awards: XpAward[], at: Date) {
   if (awards.length === 0) return;
   await emitWebhookEvent(
     db,
     "xp.awarded",
     {
-      appId,
+      source: origin.source,
+      appId: "appId" in origin ? origin.appId : null,
       awards: awards.map((award) => ({
         studentId: award.studentId,
         eventId: award.eventId,
@@ -35,7 +47,7 @@ export async function emitLearningEvents(db: Database, appId: string, awards: Xp
         xp: award.xp,
       })),
     },
-    { at },
+    { at, key: "key" in origin ? origin.key : undefined },
   );
   const credited = awards.filter((award) => award.xp > 0);
   if (credited.length === 0) return;

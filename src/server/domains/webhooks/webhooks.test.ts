@@ -220,12 +220,76 @@ describe("webhook subscriptions", () => {
     const got = receiver.received.slice(before).map(bodyOf);
     const awarded = got.filter((body) => body.type === "xp.awarded");
     expect(awarded).toHaveLength(2);
+    expect(awarded[0].data).toMatchObject({ source: "activity", appId: expect.any(String) });
     expect(awarded[0].data.awards[0]).toMatchObject({ studentId: AVA, subject: "Math", date: day });
     const met = got.filter((body) => body.type === "goal.met");
     expect(met).toHaveLength(1);
     expect(met[0].data).toMatchObject({ studentId: AVA, subject: "Math", date: day });
     // Ids, not names: the payload carries no one's name or email.
     expect(JSON.stringify(got)).not.toMatch(/Ava|@dash\.demo/);
+  });
+
+  it("hear of XP given by hand and of held XP a reviewer approved, once each", async () => {
+    const guide = await t.signIn("guide@dash.demo");
+    const manual = {
+      studentId: AVA,
+      amount: -3,
+      subject: "Reading",
+      reason: "Took back a double award",
+      idempotencyKey: "webhook-manual-xp",
+    };
+    const given = await t.request("/api/xp/manual", { json: manual, cookie: guide });
+    expect(given.status).toBe(201);
+    // The same award retried is one award, and one event.
+    expect((await t.request("/api/xp/manual", { json: manual, cookie: guide })).status).toBe(200);
+
+    // Events of a few hundred XP, until the day's XP without review is used up and one is held.
+    let heldId: string | undefined;
+    for (let attempt = 0; attempt < 10 && !heldId; attempt++) {
+      const response = await t.request("/api/ingest/activity", {
+        headers: { authorization: `Bearer ${DEMO_APP_KEY}` },
+        json: {
+          events: [
+            {
+              eventId: `webhook-held-${attempt}`,
+              studentId: AVA,
+              occurredAt: new Date(t.clock.now().getTime() - 60_000).toISOString(),
+              subject: "Science",
+              expectedXp: 400,
+              totalQuestions: 10,
+              correctQuestions: 10,
+              activeSeconds: 600,
+            },
+          ],
+        },
+      });
+      heldId = ((await response.json()) as { held: { heldId: string }[] }).held[0]?.heldId;
+    }
+    expect(heldId).toBeDefined();
+    await drain();
+    const before = receiver.received.length;
+    const review = () => t.request(`/api/xp/held/${heldId}/approve`, { cookie: guide, json: {} });
+    expect((await review()).status).toBe(200);
+    expect((await review()).status).toBe(200);
+    await drain();
+
+    const awarded = receiver.received.map(bodyOf).filter((body) => body.type === "xp.awarded");
+    const byHand = awarded.filter((body) => body.data.source === "manual");
+    expect(byHand).toHaveLength(1);
+    expect(byHand[0].data).toMatchObject({
+      appId: null,
+      awards: [{ studentId: AVA, eventId: null, subject: "Reading", xp: -3 }],
+    });
+    const approved = receiver.received
+      .slice(before)
+      .map(bodyOf)
+      .filter((body) => body.type === "xp.awarded");
+    expect(approved).toHaveLength(1);
+    expect(approved[0].data).toMatchObject({
+      source: "review",
+      awards: [{ studentId: AVA, subject: "Science", eventId: expect.stringMatching(/^webhook-held-/) }],
+    });
+    expect(approved[0].data.awards[0].xp).toBeGreaterThan(0);
   });
 
   it("log each ingestion request with its counts and reasons, refused ones too", async () => {
