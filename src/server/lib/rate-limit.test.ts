@@ -45,6 +45,18 @@ describe("createRateLimiter", () => {
     expect(verdicts.filter((verdict) => verdict.allowed)).toHaveLength(5);
   });
 
+  it("counts hits of several keys arriving together exactly, each key on its own", async () => {
+    const limiter = createRateLimiter(db, { name: "keys", limit: 4, windowMs: 60_000 });
+    const keys = ["a", "b", "c"].flatMap((key) => Array.from({ length: 10 }, () => key));
+    const verdicts = await Promise.all(keys.map((key) => limiter.hit(key, at(0))));
+    for (const key of ["a", "b", "c"]) {
+      const allowed = verdicts.filter((verdict, index) => keys[index] === key && verdict.allowed);
+      expect(allowed).toHaveLength(4);
+    }
+    const refused = verdicts.find((verdict) => !verdict.allowed);
+    expect(refused).toEqual({ allowed: false, retryAfterSeconds: 60 });
+  });
+
   it("sweeps the windows that have ended and keeps the others", async () => {
     const limiter = createRateLimiter(db, { name: "sweep", limit: 1, windowMs: 60_000 });
     await limiter.hit("old", at(0));

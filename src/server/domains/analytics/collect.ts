@@ -4,6 +4,7 @@ import { type AnalyticsEvent, MAX_LINKED_IDS } from "../../../shared/contracts/a
 import { activeOrganizationIds } from "../../../shared/roles";
 import { localDateOf, SCHOOL_TIME_ZONE } from "../../../shared/time-zone";
 import type { Database } from "../../db/client";
+import { batched } from "../../lib/batched";
 import type { Actor } from "../../lib/context";
 import { analyticsEvents } from "./schema";
 
@@ -63,18 +64,9 @@ function isRecorded(event: AnalyticsEvent, sender: EventSender): boolean {
   return true;
 }
 
-/**
- * Stores a batch in one multi-row insert. A sign-in counts once per session and daily activity
- * once per person and day: the unique indexes keep the first, and the rest of the batch is stored.
- * Answers how many events were new.
- */
-export async function recordEvents(
-  db: Database,
-  events: readonly AnalyticsEvent[],
-  sender: EventSender,
-  now: Date,
-): Promise<number> {
-  const rows = events
+/** The rows a batch of events makes, with its times held and its once-rules applied. */
+function rowsOf(events: readonly AnalyticsEvent[], sender: EventSender, now: Date) {
+  return events
     .filter((event) => isRecorded(event, sender))
     .map((event) => {
       const sent = Date.parse(event.at);
@@ -95,11 +87,28 @@ export async function recordEvents(
         stack: isException ? (event.stack ?? null) : null,
       };
     });
-  if (rows.length === 0) return 0;
-  const stored = await db
-    .insert(analyticsEvents)
-    .values(rows)
-    .onConflictDoNothing()
-    .returning({ id: analyticsEvents.id });
-  return stored.length;
+}
+
+/** Requests whose rows go in one insert: 40 batches of 50 events stay well under PostgreSQL's 65,535 parameters. */
+const MAX_BATCHES_PER_INSERT = 40;
+
+/**
+ * The collector's store: each request's batch is written before it is answered (an event answered
+ * 202 is stored), and batches that arrive together go in one multi-row insert. A sign-in counts
+ * once per session and daily activity once per person and day: the unique indexes keep the
+ * first, and the rest of each batch is stored.
+ */
+export function createEventRecorder(db: Database) {
+  const insert = batched(
+    async (batches: ReturnType<typeof rowsOf>[]) => {
+      const rows = batches.flat();
+      if (rows.length > 0) await db.insert(analyticsEvents).values(rows).onConflictDoNothing();
+      return batches.map(() => undefined);
+    },
+    { maxCalls: MAX_BATCHES_PER_INSERT },
+  );
+  return async (events: readonly AnalyticsEvent[], sender: EventSender, now: Date): Promise<void> => {
+    const rows = rowsOf(events, sender, now);
+    if (rows.length > 0) await insert(rows);
+  };
 }

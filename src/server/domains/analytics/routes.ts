@@ -9,7 +9,7 @@ import { AppError } from "../../lib/errors";
 import { message } from "../../lib/i18n";
 import { createRateLimiter } from "../../lib/rate-limit";
 import { readJsonBody, readQuery } from "../../lib/validation";
-import { recordEvents, senderOf } from "./collect";
+import { createEventRecorder, senderOf } from "./collect";
 import { analyticsReport } from "./report";
 
 /**
@@ -19,11 +19,12 @@ import { analyticsReport } from "./report";
 const BATCHES_PER_MINUTE = 120;
 
 /**
- * The collector, signed in or not (the sign-in page reports too): stores the batch in one insert
- * and answers 202 with no body.
+ * The collector, signed in or not (the sign-in page reports too): stores the batch (with the
+ * batches that arrive with it, in one insert) and answers 202 with no body.
  */
 export function analyticsCollectorRoutes({ db, auth, env }: AppDeps) {
   const limiter = createRateLimiter(db, { name: "analytics", limit: BATCHES_PER_MINUTE, windowMs: 60_000 });
+  const recordEvents = createEventRecorder(db);
   return new Hono<AppEnv>().post("/events", async (c) => {
     const sender = senderOf(c.get("actor"));
     const verdict = await limiter.hit(sender.sessionKey ?? `ip:${clientIp(c, env.TRUST_PROXY)}`, auth.now());
@@ -32,7 +33,7 @@ export function analyticsCollectorRoutes({ db, auth, env }: AppDeps) {
         retryAfterSeconds: verdict.retryAfterSeconds,
       });
     const { events } = await readJsonBody(c, analyticsEventsRequestSchema);
-    await recordEvents(db, events, sender, auth.now());
+    await recordEvents(events, sender, auth.now());
     return c.body(null, 202);
   });
 }
