@@ -4,13 +4,14 @@ import { DESKTOP, loadAxe, screenshots, signInAs } from "./helpers";
 
 /**
  * The last small pages: Ava logs an activity and sees her week move toward the goal, her Guide
- * sees it; the time check shows its three clocks; /protected says who is signed in and until
+ * sees it, her parent reads it from her page in the family's hub; the time check shows its three clocks; /protected says who is signed in and until
  * when; the app store and the old course list always send people on.
  */
 
 test.use({ viewport: DESKTOP });
 
 const AVA = demoId("student-ava");
+const LEO = demoId("student-leo");
 
 async function minutesThisWeek(page: Page): Promise<number> {
   const ring = page.getByRole("main").getByRole("progressbar", { name: "Minutes toward the weekly goal" });
@@ -78,6 +79,42 @@ test.describe
       await settings.getByLabel("Minutes a week").fill("150");
       await settings.getByRole("button", { name: "Save the goal" }).click();
       await expect(settings.getByRole("status")).toContainText("Saved.");
+    });
+
+    test("her parent opens athletics from her page and reads her week", async ({ page }) => {
+      await loadAxe(page);
+      await signInAs(page, "parent@dash.demo", `/app/child/${AVA}`);
+      const main = page.getByRole("main");
+      await main.getByRole("link", { name: /^Athletics/ }).click();
+      await expect(page).toHaveURL(new RegExp(`/app/athletics\\?childId=${AVA}$`));
+      await expect(main.getByRole("heading", { name: "Athletics", level: 1 })).toBeVisible();
+      const children = main.getByRole("navigation", { name: "Your children" });
+      await expect(children.getByRole("link", { name: "Ava Johnson" })).toHaveAttribute(
+        "aria-current",
+        "page",
+      );
+      await expect(main.getByRole("heading", { name: "Ava Johnson's activities" })).toBeVisible();
+      await expect(main.getByText(/^Ava Johnson moved for \d+ minutes? this week\.$/)).toBeVisible();
+      await expect(
+        main.getByText(/^Each week, Sunday to Saturday, students aim for 150 minutes/),
+      ).toBeVisible();
+      await expect(main.getByText("In the garden")).toBeVisible();
+      // Families read the log; they neither log nor change an activity.
+      await expect(main.getByRole("button", { name: "Log it" })).toHaveCount(0);
+      await expect(main.getByRole("button", { name: /^Change / })).toHaveCount(0);
+      await expect(main.getByRole("img", { name: /^Bar chart of Ava Johnson's minutes/ })).toBeVisible();
+      // The pointer, left where the hub's card was, would open a bar's tooltip in every picture.
+      await page.mouse.move(0, 0);
+      await screenshots(page, "athletics-parent", { axe: true });
+
+      await main.getByRole("button", { name: "Earlier" }).click();
+      await expect(main.getByRole("heading", { name: /^Week of / })).toBeVisible();
+      await expect(main.getByText(/^Ava Johnson moved for \d+ minutes? that week\.$/)).toBeVisible();
+
+      await children.getByRole("link", { name: "Leo Johnson" }).click();
+      await expect(page).toHaveURL(new RegExp(`childId=${LEO}$`));
+      await expect(main.getByRole("heading", { name: "Leo Johnson's activities" })).toBeVisible();
+      await expect(main.getByRole("heading", { name: "This week", exact: true })).toBeVisible();
     });
 
     test("the time check shows the student's, the device's and the server's clocks", async ({ page }) => {

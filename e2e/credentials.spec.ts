@@ -161,8 +161,8 @@ test("a Guide visiting credentials lands on the dashboard", async ({ page }) => 
 });
 
 /**
- * Students' app logins: an administrator adds Ava's login to Language Lab, reveals its password
- * and sees the reveal in the audit; a file with problems is refused row by row; Ava reveals her
+ * Students' app logins: an administrator adds Ava's login to Language Lab, reveals its password,
+ * sees the reveal in the audit and the edit in the changes; a file with problems is refused row by row; Ava reveals her
  * own password from her home's app card, and the administrator sees that reveal too.
  */
 
@@ -209,6 +209,18 @@ test.describe
       await expect(audit.getByRole("row").nth(1)).toContainText("Alex Morgan (administrator)");
       await expect(audit.getByRole("row").nth(1)).toContainText("Ava JohnsonLanguage Lab");
       await row.getByRole("button", { name: "Hide" }).click();
+
+      // Editing the login (the same password again) is kept in its history, names only.
+      await row.getByRole("button", { name: "Edit Ava Johnson's login to Language Lab" }).click();
+      const edit = page.getByRole("dialog", { name: "Change Ava Johnson's login to Language Lab" });
+      await edit.getByLabel("New password").fill(APP_LOGIN_PASSWORD);
+      await edit.getByRole("button", { name: "Save login" }).click();
+      await expect(edit).toBeHidden();
+      const changes = main.getByRole("table", { name: "Changes to app logins" });
+      await expect(changes.getByRole("row").nth(1)).toContainText(
+        "Alex MorganChangedAva JohnsonLanguage Lab",
+      );
+      await expect(changes).not.toContainText(APP_LOGIN_USERNAME);
       await screenshots(page, "credentials-admin", { axe: true });
     });
 

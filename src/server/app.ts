@@ -1,11 +1,12 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ONEROSTER_BASE_PATH } from "../shared/contracts/api-clients";
-import type { PublicConfig } from "../shared/contracts/config";
+import type { Health, PublicConfig } from "../shared/contracts/config";
 import { pingDatabase } from "./db/client";
 import { flowRoutes } from "./domains/activity/flow-routes";
 import { activityRoutes, ingestRoutes } from "./domains/activity/routes";
 import { analyticsAdminRoutes, analyticsCollectorRoutes } from "./domains/analytics/routes";
+import { apiDocsRoutes } from "./domains/api-docs/routes";
 import { PLACEMENT_UPLOAD_PATHS } from "./domains/assessment/placement-routes";
 import { assessmentRoutes, MAP_IMPORT_PATH } from "./domains/assessment/routes";
 import { athleticsRoutes } from "./domains/athletics/routes";
@@ -141,9 +142,9 @@ export function createApp(deps: AppDeps) {
       try {
         await pingDatabase(deps.db);
       } catch {
-        return c.json({ ok: false, db: deps.dbKind }, 503);
+        return c.json({ ok: false, db: deps.dbKind } satisfies Health, 503);
       }
-      return c.json({ ok: true, db: deps.dbKind });
+      return c.json({ ok: true, db: deps.dbKind } satisfies Health);
     })
     .get("/config", (c) =>
       c.json({
@@ -162,6 +163,8 @@ export function createApp(deps: AppDeps) {
     .route("/email", emailPublicRoutes(deps))
     // The browser reports page use and errors signed in or not (the sign-in page too).
     .route("/analytics", analyticsCollectorRoutes(deps))
+    // The API's description for integrators, readable before any system has a session or key.
+    .route("/", apiDocsRoutes())
     // Everything below needs a session: without one the answer is 401, even for unknown paths.
     .use("*", requireSession)
     .use("*", refuseLockedStudents)

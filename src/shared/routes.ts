@@ -549,7 +549,14 @@ export const routes = [
     search: searchSchemas.checkChart,
     nav: "Assessment",
   },
-  { path: "/app/athletics", title: "Athletics", summary: "Sports and fitness activities.", access: LEARNING },
+  {
+    path: "/app/athletics",
+    title: "Athletics",
+    summary: "Sports and fitness activities.",
+    access: ALL_FIVE,
+    // Families choose which child's log to read.
+    search: searchSchemas.childrenProgress,
+  },
   {
     path: "/app/app-store",
     title: "App store",
@@ -791,6 +798,14 @@ export const routes = [
     summary: "How Dash is used and where it breaks: active people by role and school, top pages, errors.",
     access: ADMIN,
     search: searchSchemas.adminAnalytics,
+    nav: "Administration",
+  },
+  {
+    path: "/app/admin/api-docs",
+    title: "API reference",
+    summary:
+      "The API other systems call: ingestion, incidents, webhooks and their events, rewards, leaderboards and OAuth.",
+    access: ADMIN,
     nav: "Administration",
   },
   {

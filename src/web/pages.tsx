@@ -97,6 +97,11 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     () => import("./features/analytics/analytics-page"),
     "AnalyticsPage",
   ),
+  "/app/admin/api-docs": featurePage(
+    "api-docs",
+    () => import("./features/api-docs/api-docs-page"),
+    "ApiDocsPage",
+  ),
   "/app/admin/operations": featurePage(
     "operations",
     () => import("./features/operations/operations-page"),
@@ -265,7 +270,7 @@ export const pageComponents: Partial<Record<RoutePath, RouteComponent>> = {
     "athletics",
     () => import("./features/athletics/athletics-page"),
     "AthleticsPage",
-    ["home", "xp"],
+    ["home", "xp", "rewards"],
   ),
   "/app/check-chart": featurePage(
     "assessment",

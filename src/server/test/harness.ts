@@ -8,6 +8,7 @@ import { inject } from "vitest";
 import { createApp } from "../app";
 import { type DatabaseHandle, openDatabase } from "../db/client";
 import { createAppKeys } from "../domains/activity/apps";
+import { checkAnswerAgainstDocument, reportAnswersChecked } from "../domains/api-docs/answer-check";
 import { authSettingsFromEnv, createAuthService } from "../domains/auth/service";
 import { readEnv } from "../env";
 import { SESSION_COOKIE } from "../lib/auth";
@@ -169,7 +170,7 @@ export async function createTestApp(
   };
   const app = createApp(deps);
 
-  function request(
+  async function request(
     path: string,
     init: {
       method?: string;
@@ -189,7 +190,10 @@ export async function createTestApp(
     const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === "content-type");
     if (method !== "GET" && method !== "HEAD" && !hasContentType && !(body instanceof FormData))
       headers["content-type"] = "application/json";
-    return app.request(path, { method, headers, body });
+    const response = await app.request(path, { method, headers, body });
+    // Every answer of a documented operation must match the API's OpenAPI document.
+    await checkAnswerAgainstDocument(method, path, response);
+    return response;
   }
 
   /** Signs in and returns the `Cookie` header value that carries the session. */
@@ -218,6 +222,7 @@ export async function createTestApp(
     signIn,
     storage,
     close: async () => {
+      reportAnswersChecked();
       rmSync(filesDir, { recursive: true, force: true });
       await dispose();
     },

@@ -41,6 +41,42 @@ export const SCOPE_DESCRIPTIONS: Record<OneRosterScope, { label: string; descrip
 export const OAUTH_TOKEN_PATH = "/oauth/token";
 export const ONEROSTER_BASE_PATH = "/ims/oneroster/rostering/v1p2";
 
+/** `POST /oauth/token`, form-encoded (RFC 6749 §4.4.2); the client authenticates with HTTP Basic or the two form fields. */
+export const oauthTokenRequestSchema = z.object({
+  grant_type: z.literal("client_credentials"),
+  /** Space-separated; the client's granted scopes when absent. */
+  scope: z.string().optional(),
+  client_id: z.string().optional(),
+  client_secret: z.string().optional(),
+});
+
+/** RFC 6749 §5.1. */
+export const oauthTokenSchema = z.object({
+  access_token: z.string(),
+  token_type: z.literal("Bearer"),
+  /** Seconds from now. */
+  expires_in: z.number(),
+  scope: z.string(),
+});
+export type OAuthToken = z.infer<typeof oauthTokenSchema>;
+
+export const OAUTH_ERRORS = [
+  "invalid_request",
+  "invalid_client",
+  "unsupported_grant_type",
+  "invalid_scope",
+] as const;
+
+/** RFC 6749 §5.2. */
+export const oauthErrorSchema = z.object({
+  error: z.enum(OAUTH_ERRORS),
+  error_description: z.string(),
+});
+export type OAuthErrorBody = z.infer<typeof oauthErrorSchema>;
+
+/** The path parameter of an API client: its UUID (anything else names nothing: 404). */
+export const apiClientIdSchema = z.uuid();
+
 export const API_CLIENT_SORTS = ["name", "clientId", "createdAt", "lastUsedAt"] as const;
 
 export const apiClientListQuerySchema = z.object({
@@ -78,6 +114,10 @@ export const apiClientListResponseSchema = z.object({
   total: z.number(),
   error: z.null(),
 });
+
+/** DELETE /api/admin/api-clients/:id: the client, revoked. */
+export const apiClientResponseSchema = z.object({ success: z.literal(true), data: apiClientSchema });
+export type ApiClientResponse = z.infer<typeof apiClientResponseSchema>;
 
 export const createdApiClientResponseSchema = z.object({
   success: z.literal(true),

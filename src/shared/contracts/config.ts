@@ -7,3 +7,7 @@ export const publicConfigSchema = z.object({
   impersonationMinutes: z.number(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
+
+/** GET /api/health: whether the server reaches its database, and which kind it runs on. */
+export const healthSchema = z.object({ ok: z.boolean(), db: z.enum(["pglite", "postgres"]) });
+export type Health = z.infer<typeof healthSchema>;

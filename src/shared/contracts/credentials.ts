@@ -122,6 +122,34 @@ export const credentialDecryptListSchema = z.object({
   total: z.number().int(),
 });
 
+/** How a login changed: saved from the tab (added, or replacing one), removed, or saved by a CSV import. */
+export const CREDENTIAL_CHANGE_ACTIONS = ["added", "changed", "removed", "imported"] as const;
+export type CredentialChangeAction = (typeof CREDENTIAL_CHANGE_ACTIONS)[number];
+
+/** `GET /api/admin/app-credentials/changes`: the history of students' logins, newest first. */
+export const credentialChangesQuerySchema = z.object({
+  studentId: optionalId,
+  ...pageFields(50),
+});
+export type CredentialChangesQuery = z.output<typeof credentialChangesQuerySchema>;
+
+/** One change: who made it, to which student's login of which app, and when; never a username or password. */
+export const credentialChangeSchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  action: z.enum(CREDENTIAL_CHANGE_ACTIONS),
+  by: person,
+  student: person,
+  app,
+});
+export type CredentialChange = z.infer<typeof credentialChangeSchema>;
+
+export const credentialChangeListSchema = z.object({
+  changes: z.array(credentialChangeSchema),
+  total: z.number().int(),
+});
+export type CredentialChangeList = z.infer<typeof credentialChangeListSchema>;
+
 /** The columns of a credentials CSV, by header name (case and spaces do not matter). */
 export const CREDENTIAL_CSV_COLUMNS = ["student", "app", "username", "password"] as const;
 

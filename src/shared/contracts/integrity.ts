@@ -157,6 +157,22 @@ export const incidentRecordSchema = z.object({
 });
 export type IncidentRecord = z.infer<typeof incidentRecordSchema>;
 
+/** An incident of a batch that was not stored, and why. */
+export const rejectedIncidentSchema = z.object({
+  index: z.number(),
+  client_id: z.string().nullable(),
+  message: z.string(),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type RejectedIncident = z.infer<typeof rejectedIncidentSchema>;
+
+/** The answer to a batch `{ incidents: [...] }`: the records stored (or stored before) and the ones refused. */
+export const incidentIntakeResultSchema = z.object({
+  incidents: z.array(incidentRecordSchema),
+  rejected: z.array(rejectedIncidentSchema),
+});
+export type IncidentIntakeResult = z.infer<typeof incidentIntakeResultSchema>;
+
 export const incidentsQuerySchema = z.object({
   status: z.enum(INCIDENT_GROUPS, { message: invalid("incidentGroupOneOf") }).default("pending"),
   studentId: z.string().trim().min(1).max(200).optional(),

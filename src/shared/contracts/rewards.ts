@@ -89,6 +89,9 @@ const page = {
   limit: z.coerce.number().int().min(1).max(500, invalid("limitAbove500")).default(50),
 };
 
+/** The path parameter of a student's account, ledger, transfers and payouts. */
+export const rewardStudentParamsSchema = z.object({ studentId: z.string().trim().min(1).max(200) });
+
 export const studentLedgerQuerySchema = z.object(page);
 
 /** The administrators' whole ledger. */

@@ -166,6 +166,94 @@ export const webhookPayloadSchema = z.object({
 });
 export type WebhookPayload = z.infer<typeof webhookPayloadSchema>;
 
+const lockoutChangeSchema = { studentId: z.string(), lockoutId: z.string() };
+
+/**
+ * Each event's `data`, as the code that emits it builds it (`emitWebhookEvent` takes these types).
+ * Payloads carry ids, never names or emails. Fields are described with `describe()`, so the API
+ * document (/api/openapi.json) says it too.
+ */
+export const webhookEventDataSchemas = {
+  "xp.awarded": z.object({
+    source: z.enum(["activity", "review", "manual"]),
+    appId: z
+      .string()
+      .nullable()
+      .describe("The learning app whose activity earned it; null for XP given or taken by hand."),
+    awards: z.array(
+      z.object({
+        studentId: z.string(),
+        eventId: z.string().nullable().describe("The learning app's event id; null for XP given by hand."),
+        subject: z.string(),
+        date: z.string().describe("The student's own day the XP counts for, yyyy-MM-dd."),
+        xp: z.number().describe("Negative when XP was taken back by hand."),
+      }),
+    ),
+  }),
+  "goal.met": z.object({
+    studentId: z.string(),
+    date: z.string(),
+    subject: z.string(),
+    goalXp: z.number(),
+    dayXp: z.number().describe("The day's XP in the subject once the goal was reached."),
+  }),
+  "redemption.requested": z.object({
+    redemptionId: z.string(),
+    studentId: z.string(),
+    itemId: z.string(),
+    price: z.number(),
+    approverKind: z
+      .enum(["family", "staff"])
+      .describe("Who approves it: the student's family or the school's staff."),
+  }),
+  "redemption.approved": z.object({
+    redemptionId: z.string(),
+    studentId: z.string(),
+    itemId: z.string(),
+    price: z.number(),
+    approvedBy: z.string().nullable().describe("The sourcedId of the person who approved it."),
+  }),
+  "incident.confirmed": z.object({
+    incidentId: z.string(),
+    studentId: z.string(),
+    activeStrikes: z.number(),
+    lockoutId: z.string().nullable().describe("The lockout this strike started, if it started one."),
+  }),
+  "lockout.changed": z.union([
+    z.object({ ...lockoutChangeSchema, locked: z.literal(true), incidentId: z.string() }),
+    z.object({ ...lockoutChangeSchema, locked: z.literal(false), reason: z.enum(["staff", "appeal"]) }),
+  ]),
+  "roster.imported": z.object({
+    version: z.enum(["1.1", "1.2"]).nullable().describe("The OneRoster version of the imported CSV set."),
+    files: z.array(
+      z.object({
+        file: z.string(),
+        created: z.number(),
+        updated: z.number(),
+        deleted: z.number(),
+        unchanged: z.number(),
+      }),
+    ),
+  }),
+  [WEBHOOK_TEST_EVENT]: z.object({ message: z.string() }),
+} satisfies Record<WebhookDeliveredType, z.ZodType<Record<string, unknown>>>;
+export type WebhookEventData<Type extends WebhookDeliveredType> = z.input<
+  (typeof webhookEventDataSchemas)[Type]
+>;
+
+/** The path parameter of a subscription or a delivery. */
+export const webhookIdParamsSchema = z.object({ id: z.string() });
+
+/** GET /api/admin/webhooks. */
+export const webhookSubscriptionListSchema = z.object({ data: z.array(webhookSubscriptionSchema) });
+
+/** POST and PATCH /api/admin/webhooks…: the subscription as it is now. */
+export const webhookSubscriptionResponseSchema = z.object({ data: webhookSubscriptionSchema });
+
+/** POST /api/admin/webhooks/:id/test: the test delivery queued. */
+export const webhookTestResultSchema = z.object({ deliveryId: z.string().nullable() });
+export type WebhookTestResult = z.infer<typeof webhookTestResultSchema>;
+
 /** GET /api/admin/ingest-requests: the log of what learning apps posted. */
 export const ingestRequestsQuerySchema = z.object({
   appId: z.uuid().optional(),

@@ -5,6 +5,7 @@ import { addDays, localDateOf, weekStartOf } from "../../../shared/time-zone";
 import { queryRows } from "../../db/client";
 import { demoId } from "../../seed/demo-accounts";
 import { createTestApp, type TestApp } from "../../test/harness";
+import { childIdsOfAgent, studentIdsOfGuide } from "../rostering/scope";
 
 let t: TestApp;
 const cookies: Record<string, string> = {};
@@ -147,6 +148,14 @@ describe("who else reads and logs", () => {
     expect((await week("parent", `?studentId=${LEO}`)).student.id).toBe(LEO);
     expect((await week("guardian", `?studentId=${AVA}`)).student.id).toBe(AVA);
     expect((await call("guardian", `?studentId=${LEO}`)).status).toBe(404);
+    // Another family's child, even one in Ava's class, is not found.
+    const [otherChild] = await queryRows<{ id: string }>(
+      t.db,
+      sql`select s.user_sourced_id as id from (${studentIdsOfGuide(demoId("guide-patel"))}) s
+        where s.user_sourced_id not in (${childIdsOfAgent(SAM)}) order by 1 limit 1`,
+    );
+    expect(otherChild).toBeDefined();
+    expect((await call("parent", `?studentId=${otherChild?.id}`)).status).toBe(404);
     expect((await call("parent", "")).status).toBe(400);
     expect(
       (await log("parent", { studentId: AVA, activity: "Run", minutes: 10, date: today() })).status,

@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type {
   AppCredential,
+  CredentialChange,
   CredentialDecrypt,
   CredentialImportReport,
   MyAppCredentials,
@@ -52,6 +53,14 @@ async function save(studentId: string, appId: string, username: string, password
   });
   if (saved.status >= 300) throw new Error(`save: ${saved.status} ${JSON.stringify(saved.body)}`);
   return saved.body.credential as AppCredential;
+}
+
+/** Uploads a credentials CSV, as an administrator unless another cookie is given. */
+function upload(csv: string, fields: Record<string, string> = {}, cookie = cookies.admin) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  form.set("file", new Blob([csv]), "logins.csv");
+  return t.request("/api/admin/app-credentials/import", { method: "POST", body: form, cookie });
 }
 
 const decrypt = (cookie: string | undefined, id: string) =>
@@ -282,6 +291,140 @@ describe("revealing a password", () => {
   });
 });
 
+describe("the history of app logins", () => {
+  const ADMIN = demoId("admin");
+  const historyOf = (credentialId: string) =>
+    queryRows<{ action: string; by: string; student: string; app: string }>(
+      t.db,
+      sql`select action, changed_by as by, student_sourced_id as student, app_id::text as app
+        from app_credential_changes where credential_id = ${credentialId}::uuid order by at, action`,
+    );
+  const changeCount = async () =>
+    (await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from app_credential_changes`))[0]?.n;
+
+  it("keeps ids only: no column for a username or a password", async () => {
+    const columns = await queryRows<{ name: string }>(
+      t.db,
+      sql`select column_name as name from information_schema.columns
+        where table_schema = current_schema() and table_name = 'app_credential_changes' order by column_name`,
+    );
+    expect(columns.map((column) => column.name)).toEqual([
+      "action",
+      "app_id",
+      "at",
+      "changed_by",
+      "credential_id",
+      "id",
+      "student_sourced_id",
+    ]);
+  });
+
+  it("writes a row when a login is added, changed and removed, by the administrator who did it", async () => {
+    const username = `history-${randomUUID()}`;
+    const password = `History-Secret-${randomUUID()}`;
+    const added = await save(LEO, LANGUAGE, username, password);
+    t.clock.advance(60_000);
+    await save(LEO, LANGUAGE, `${username}-2`, `${password}-2`);
+    t.clock.advance(60_000);
+    expect(
+      (await call(cookies.admin, `/api/admin/app-credentials/${added.id}`, { method: "DELETE" })).status,
+    ).toBe(204);
+    expect(await historyOf(added.id)).toEqual(
+      ["added", "changed", "removed"].map((action) => ({ action, by: ADMIN, student: LEO, app: LANGUAGE })),
+    );
+    const values = await queryRows(
+      t.db,
+      sql`select 1 from app_credential_changes h
+        where h::text like ${`%${username}%`} or h::text like ${`%${password}%`}`,
+    );
+    expect(values).toEqual([]);
+
+    const listed = await call(cookies.admin, `/api/admin/app-credentials/changes?studentId=${LEO}&limit=3`);
+    expect(listed.status).toBe(200);
+    const [newest] = listed.body.changes as CredentialChange[];
+    expect(newest).toMatchObject({
+      action: "removed",
+      by: { id: ADMIN, name: "Alex Morgan" },
+      student: { id: LEO },
+      app: { id: LANGUAGE, name: "Language Lab" },
+    });
+    expect((listed.body.changes as CredentialChange[]).map((change) => change.action)).toEqual([
+      "removed",
+      "changed",
+      "added",
+    ]);
+    expect(JSON.stringify(listed.body)).not.toContain(username);
+  });
+
+  it("marks what a CSV import saved as imported, whether it added or replaced a login", async () => {
+    const csv = `student,app,username,password\n${LEO},${SCIENCE},leo.science,Science-Secret-1\n`;
+    expect(((await (await upload(csv)).json()) as CredentialImportReport).created).toBe(1);
+    t.clock.advance(60_000);
+    expect(((await (await upload(csv)).json()) as CredentialImportReport).updated).toBe(1);
+    const [login] = (
+      await call(cookies.admin, `/api/admin/app-credentials?studentId=${LEO}&appId=${SCIENCE}`)
+    ).body.credentials as AppCredential[];
+    expect((await historyOf(login?.id as string)).map((change) => change.action)).toEqual([
+      "imported",
+      "imported",
+    ]);
+  });
+
+  it("writes nothing when a save or an import fails", async () => {
+    const before = await changeCount();
+    const refused = [
+      await call(cookies.admin, "/api/admin/app-credentials", {
+        json: { studentId: LEO, appId: randomUUID(), username: "x", password: "y" },
+      }),
+      await call(cookies.admin, "/api/admin/app-credentials", {
+        json: { studentId: PATEL, appId: MATH, username: "x", password: "y" },
+      }),
+      await call(cookies.admin, "/api/admin/app-credentials", {
+        json: { studentId: LEO, appId: MATH, username: "", password: "y" },
+      }),
+      await call(cookies.guide, "/api/admin/app-credentials", {
+        json: { studentId: AVA, appId: MATH, username: "x", password: "y" },
+      }),
+      await call(cookies.admin, `/api/admin/app-credentials/${randomUUID()}`, { method: "DELETE" }),
+    ];
+    expect(refused.map((answer) => answer.status)).toEqual([404, 404, 400, 403, 404]);
+    const rejected = (await (
+      await upload(
+        `student,app,username,password\n${LEO},${MATH},leo.ok,fine\nnobody@dash.demo,${MATH},x,y\n`,
+      )
+    ).json()) as CredentialImportReport;
+    expect(rejected.applied).toBe(false);
+    expect(await changeCount()).toBe(before);
+  });
+
+  it("pages the list newest first and refuses bad queries", async () => {
+    const all = await call(cookies.admin, "/api/admin/app-credentials/changes?limit=200");
+    expect(all.status).toBe(200);
+    const changes = all.body.changes as CredentialChange[];
+    expect(all.body.total).toBe(await changeCount());
+    expect(changes.map((change) => change.at)).toEqual(
+      changes
+        .map((change) => change.at)
+        .sort()
+        .reverse(),
+    );
+    const second = await call(cookies.admin, "/api/admin/app-credentials/changes?offset=1&limit=1");
+    expect(second.body).toEqual({ changes: [changes[1]], total: all.body.total });
+    const nobody = await call(cookies.admin, "/api/admin/app-credentials/changes?studentId=nobody");
+    expect(nobody.body).toEqual({ changes: [], total: 0 });
+    for (const query of ["limit=0", "limit=201", "offset=-1", "offset=many", `studentId=${"x".repeat(201)}`])
+      expect((await call(cookies.admin, `/api/admin/app-credentials/changes?${query}`)).status, query).toBe(
+        400,
+      );
+  });
+
+  it("is for administrators only", async () => {
+    for (const who of ["guide", "student", "parent", "guardian", "proctor"])
+      expect((await call(cookies[who], "/api/admin/app-credentials/changes")).status, who).toBe(403);
+    expect((await call(undefined, "/api/admin/app-credentials/changes")).status).toBe(401);
+  });
+});
+
 describe("plaintext", () => {
   it("is never in the database, its files or the logs", async () => {
     const secret = `Plain-${randomUUID()}`;
@@ -289,8 +432,11 @@ describe("plaintext", () => {
     const logged = t.logLines.length;
     const credential = await save(AVA, SCIENCE, username, secret);
     expect((await decrypt(cookies.student, credential.id)).body.password).toBe(secret);
+    const imported = await upload(`student,app,username,password\n${AVA},${SCIENCE},${username},${secret}\n`);
+    expect(((await imported.json()) as CredentialImportReport).applied).toBe(true);
     await call(cookies.admin, "/api/admin/app-credentials");
     await call(cookies.admin, "/api/admin/app-credentials/decrypts");
+    await call(cookies.admin, "/api/admin/app-credentials/changes");
 
     // Every text column of every table, in every schema of the database.
     const columns = await queryRows<{ schema: string; table: string; column: string }>(
@@ -324,7 +470,7 @@ describe("plaintext", () => {
     expect(files.includes(Buffer.from(secret))).toBe(false);
 
     const logs = t.logLines.slice(logged).join("\n");
-    expect(logs).toContain("app credential saved");
+    expect(logs).toContain("app credentials import");
     expect(logs).not.toContain(secret);
   });
 });
@@ -349,13 +495,6 @@ async function databaseBytes(): Promise<Buffer> {
 }
 
 describe("the CSV import", () => {
-  const upload = (csv: string, fields: Record<string, string> = {}, cookie = cookies.admin) => {
-    const form = new FormData();
-    for (const [name, value] of Object.entries(fields)) form.set(name, value);
-    form.set("file", new Blob([csv]), "logins.csv");
-    return t.request("/api/admin/app-credentials/import", { method: "POST", body: form, cookie });
-  };
-
   it("saves every row of a class by id or email and app id or name", async () => {
     const classmate = await classmateOfAva();
     const [klass] = await queryRows<{ id: string }>(
@@ -491,7 +630,7 @@ describe("rotating the secret key", () => {
 });
 
 describe("a student's privacy", () => {
-  it("exports their logins without passwords and the reveals; anonymising removes the logins and keeps the audit", async () => {
+  it("exports their logins without passwords, the reveals and the changes; anonymising removes the logins and keeps the audit and history", async () => {
     const credential = await save(AVA, MATH, "ava.private", "export-Secret-9");
     await decrypt(cookies.student, credential.id);
     const exported = await t.request(`/api/admin/privacy/students/${AVA}/export`, { cookie: cookies.admin });
@@ -500,6 +639,9 @@ describe("a student's privacy", () => {
     expect(files["app-logins.csv"]?.split("\r\n")[0]).toBe("app,username,addedAt,changedAt");
     expect(files["app-logins.csv"]).toContain("Math Academy,ava.private");
     expect(files["app-login-reveals.csv"]).toContain("Math Academy,Ava Johnson,student");
+    expect(files["app-login-changes.csv"]?.split("\r\n")[0]).toBe("at,app,action,by");
+    expect(files["app-login-changes.csv"]).toContain("Math Academy,added,Alex Morgan");
+    expect(files["app-login-changes.csv"]).toContain("Math Academy,changed,Alex Morgan");
     expect(Object.values(files).join("")).not.toContain("export-Secret-9");
 
     const anonymised = await t.request(`/api/admin/privacy/students/${AVA}/anonymise`, {
@@ -507,13 +649,15 @@ describe("a student's privacy", () => {
       json: { confirm: "Ava Johnson", reason: "The family asked for erasure" },
     });
     expect(anonymised.status).toBe(200);
-    const [left] = await queryRows<{ logins: number; reveals: number }>(
+    const [left] = await queryRows<{ logins: number; reveals: number; changes: number }>(
       t.db,
       sql`select (select count(*)::int from app_credentials where student_sourced_id = ${AVA}) as logins,
-        (select count(*)::int from credential_decrypts where student_sourced_id = ${AVA}) as reveals`,
+        (select count(*)::int from credential_decrypts where student_sourced_id = ${AVA}) as reveals,
+        (select count(*)::int from app_credential_changes where student_sourced_id = ${AVA}) as changes`,
     );
     expect(left?.logins).toBe(0);
     expect(left?.reveals).toBeGreaterThan(0);
+    expect(left?.changes).toBeGreaterThan(0);
     expect((await decrypt(cookies.admin, credential.id)).status).toBe(404);
   });
 });

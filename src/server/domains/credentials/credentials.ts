@@ -5,6 +5,9 @@ import type {
   AppCredentialInput,
   AppCredentialList,
   AppCredentialListQuery,
+  CredentialChangeAction,
+  CredentialChangeList,
+  CredentialChangesQuery,
   CredentialDecrypt,
   CredentialDecryptsQuery,
   DecryptedCredential,
@@ -44,6 +47,19 @@ const credentialJson = sql`json_build_object(
     'changedAt', ${isoInstant(sql`coalesce(c.updated_at, c.created_at)`)})`;
 
 /**
+ * The row of the login's history that a change to `app_credentials` writes, as the statement's
+ * own insert: `changed` names the CTE holding the changed rows (id, student, app). Ids only.
+ */
+const historyOf = (changed: SQL, action: CredentialChangeAction, byId: string, now: Date) =>
+  sql`insert into app_credential_changes (credential_id, student_sourced_id, app_id, action, changed_by, at)
+    select id, student_sourced_id, app_id, ${action}::text, ${byId}::text, ${now.toISOString()}::timestamptz
+    from ${changed}
+    returning credential_id as id`;
+
+/** Where a save came from: the tab (a login added or changed) or a CSV import. */
+export type SaveOrigin = "tab" | "import";
+
+/**
  * Adds a student's login to an app, or replaces the one they have (a new envelope either way).
  * One writer: an administrator, checked by the route.
  */
@@ -54,16 +70,20 @@ export async function saveCredential(
   input: AppCredentialInput,
   now: Date,
 ): Promise<{ credential: AppCredential; created: boolean }> {
-  return db.transaction(async (tx) => saveCredentialIn(tx, box, actor.realUser.sourcedId, input, now));
+  return db.transaction(async (tx) => saveCredentialIn(tx, box, actor.realUser.sourcedId, input, now, "tab"));
 }
 
-/** The same inside a caller's transaction (the CSV import saves every row in one). */
+/**
+ * The same inside a caller's transaction (the CSV import saves every row in one). Each save writes
+ * its row of the login's history in the statement that makes it.
+ */
 export async function saveCredentialIn(
   tx: Database,
   box: SecretBox,
   byId: string,
   input: AppCredentialInput,
   now: Date,
+  origin: SaveOrigin,
 ): Promise<{ credential: AppCredential; created: boolean }> {
   const [target] = await queryRows<{ isStudent: boolean; appExists: boolean }>(
     tx,
@@ -77,11 +97,13 @@ export async function saveCredentialIn(
   const newId = randomUUID();
   const [inserted] = await queryRows<{ id: string }>(
     tx,
-    sql`insert into app_credentials (id, student_sourced_id, app_id, username, password_envelope, created_by, created_at)
-      values (${newId}::uuid, ${input.studentId}, ${input.appId}::uuid, ${input.username},
-        ${box.encryptSecret(input.password, credentialContext(newId))}, ${byId}, ${now})
-      on conflict (student_sourced_id, app_id) do nothing
-      returning id`,
+    sql`with added as (
+        insert into app_credentials (id, student_sourced_id, app_id, username, password_envelope, created_by, created_at)
+        values (${newId}::uuid, ${input.studentId}, ${input.appId}::uuid, ${input.username},
+          ${box.encryptSecret(input.password, credentialContext(newId))}, ${byId}, ${now})
+        on conflict (student_sourced_id, app_id) do nothing
+        returning id, student_sourced_id, app_id)
+      ${historyOf(sql`added`, origin === "import" ? "imported" : "added", byId, now)}`,
   );
   let id = inserted?.id;
   if (!id) {
@@ -93,10 +115,13 @@ export async function saveCredentialIn(
     if (!existing) throw new AppError("conflict", message("credentials:changedMeanwhile"));
     id = existing.id;
     await tx.execute(
-      sql`update app_credentials set username = ${input.username},
-          password_envelope = ${box.encryptSecret(input.password, credentialContext(id))},
-          updated_by = ${byId}, updated_at = ${now}
-        where id = ${id}::uuid`,
+      sql`with replaced as (
+          update app_credentials set username = ${input.username},
+            password_envelope = ${box.encryptSecret(input.password, credentialContext(id))},
+            updated_by = ${byId}, updated_at = ${now}
+          where id = ${id}::uuid
+          returning id, student_sourced_id, app_id)
+        ${historyOf(sql`replaced`, origin === "import" ? "imported" : "changed", byId, now)}`,
     );
   }
   const [saved] = await queryRows<{ credential: AppCredential }>(
@@ -108,11 +133,18 @@ export async function saveCredentialIn(
   return { credential: saved.credential, created: Boolean(inserted) };
 }
 
-/** Removes a login; its decrypt audit stays (it holds ids only). */
-export async function deleteCredential(db: Database, credentialId: string): Promise<void> {
+/** Removes a login, writing `removed` to its history; the history and decrypt audit stay (ids only). */
+export async function deleteCredential(
+  db: Database,
+  actor: Actor,
+  credentialId: string,
+  now: Date,
+): Promise<void> {
   const [removed] = await queryRows<{ id: string }>(
     db,
-    sql`delete from app_credentials where id = ${credentialId}::uuid returning id`,
+    sql`with removed as (
+        delete from app_credentials where id = ${credentialId}::uuid returning id, student_sourced_id, app_id)
+      ${historyOf(sql`removed`, "removed", actor.realUser.sourcedId, now)}`,
   );
   if (!removed) throw new AppError("not_found", message("credentials:notFound"));
 }
@@ -255,4 +287,25 @@ export async function listDecrypts(
         (select count(*) from credential_decrypts d ${where}) as total`,
   );
   return { decrypts: page?.decrypts ?? [], total: Number(page?.total ?? 0) };
+}
+
+/** The history of students' logins for administrators, newest first: who changed which login, never its values. */
+export async function listChanges(
+  db: Database,
+  query: CredentialChangesQuery,
+): Promise<CredentialChangeList> {
+  const where = query.studentId ? sql`where h.student_sourced_id = ${query.studentId}` : sql``;
+  const [page] = await queryRows<{ changes: CredentialChangeList["changes"] | null; total: number | string }>(
+    db,
+    sql`select (select json_agg(p.item order by p.at desc, p.id) from (
+          select h.at, h.id, json_build_object(
+            'id', h.id, 'at', ${isoInstant(sql`h.at`)}, 'action', h.action,
+            'by', json_build_object('id', h.changed_by, 'name', coalesce(${nameOf(sql`h.changed_by`)}, h.changed_by)),
+            'student', json_build_object('id', h.student_sourced_id, 'name', coalesce(${nameOf(sql`h.student_sourced_id`)}, h.student_sourced_id)),
+            'app', json_build_object('id', h.app_id, 'name', coalesce(a.name, h.app_id::text))) as item
+          from app_credential_changes h left join learning_apps a on a.id = h.app_id ${where}
+          order by h.at desc, h.id limit ${query.limit} offset ${query.offset}) p) as changes,
+        (select count(*) from app_credential_changes h ${where}) as total`,
+  );
+  return { changes: page?.changes ?? [], total: Number(page?.total ?? 0) };
 }

@@ -183,7 +183,7 @@ export async function importCredentials(
   if (errors.length) return { applied: false, ...report };
   await db.transaction(async (tx) => {
     for (const input of valid) {
-      const { created } = await saveCredentialIn(tx, box, options.byId, input, options.now);
+      const { created } = await saveCredentialIn(tx, box, options.byId, input, options.now, "import");
       if (created) report.created += 1;
       else report.updated += 1;
     }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   appCredentialInputSchema,
   appCredentialListQuerySchema,
+  credentialChangesQuerySchema,
   credentialDecryptsQuerySchema,
 } from "../../../shared/contracts/credentials";
 import { invalid } from "../../../shared/validation-messages";
@@ -17,6 +18,7 @@ import { parseWith, readJsonBody, readParams, readQuery, requestLanguage } from 
 import {
   decryptCredential,
   deleteCredential,
+  listChanges,
   listCredentials,
   listDecrypts,
   myCredentials,
@@ -37,7 +39,11 @@ const REVEAL_WINDOW_MS = 15 * 60_000;
 const credentialParam = z.object({ id: z.uuid({ message: invalid("notACredentialId") }) });
 const importForm = z.object({ classId: z.string().trim().max(200).optional() });
 
-/** `/api/admin/app-credentials`: administrators keep students' logins and read the decrypt audit. */
+/**
+ * `/api/admin/app-credentials`: administrators keep students' logins and read their history and the
+ * decrypt audit. Saves and removals are recorded in the history (who, which login, when), so only
+ * the import, whose rejected files leave no history, is logged.
+ */
 export function credentialAdminRoutes({ db, secretBox, auth, logger }: AppDeps) {
   const manage = message("credentials:actions.manage");
   return new Hono<AppEnv>()
@@ -49,16 +55,15 @@ export function credentialAdminRoutes({ db, secretBox, auth, logger }: AppDeps) 
       const actor = requireActiveRole(c, ADMIN, manage);
       const input = await readJsonBody(c, appCredentialInputSchema);
       const saved = await saveCredential(db, secretBox, actor, input, auth.now());
-      logger.info("app credential saved", {
-        by: actor.realUser.sourcedId,
-        credentialId: saved.credential.id,
-        created: saved.created,
-      });
       return c.json(saved, saved.created ? 201 : 200);
     })
     .get("/decrypts", async (c) => {
       requireActiveRole(c, ADMIN, message("credentials:actions.audit"));
       return c.json(await listDecrypts(db, readQuery(c, credentialDecryptsQuerySchema)));
+    })
+    .get("/changes", async (c) => {
+      requireActiveRole(c, ADMIN, message("credentials:actions.history"));
+      return c.json(await listChanges(db, readQuery(c, credentialChangesQuerySchema)));
     })
     .post("/import", async (c) => {
       const actor = requireActiveRole(c, ADMIN, manage);
@@ -97,8 +102,7 @@ export function credentialAdminRoutes({ db, secretBox, auth, logger }: AppDeps) 
     .delete("/:id", async (c) => {
       const actor = requireActiveRole(c, ADMIN, manage);
       const { id } = readParams(c, credentialParam);
-      await deleteCredential(db, id);
-      logger.info("app credential removed", { by: actor.realUser.sourcedId, credentialId: id });
+      await deleteCredential(db, actor, id, auth.now());
       return c.body(null, 204);
     });
 }

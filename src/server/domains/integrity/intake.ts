@@ -1,10 +1,12 @@
 import { sql } from "drizzle-orm";
 import {
   type IncidentInput,
+  type IncidentIntakeResult,
   type IncidentRecord,
   incidentBatchSchema,
   incidentInputSchema,
   MAX_SCREENSHOT_BYTES,
+  type RejectedIncident,
 } from "../../../shared/contracts/integrity";
 import type { Language } from "../../../shared/languages";
 import { type Database, queryRows } from "../../db/client";
@@ -21,18 +23,6 @@ import { agentRecords, agentView, type RecordRow, recordColumns } from "./record
  * email, their screenshots stored outside the database, and each stored once per agent and
  * `client_id`, so a resend answers the records already stored.
  */
-
-export interface RejectedIncident {
-  index: number;
-  client_id: string | null;
-  message: string;
-  issues?: { path: string; message: string }[];
-}
-
-export interface IntakeResult {
-  incidents: IncidentRecord[];
-  rejected: RejectedIncident[];
-}
 
 const DATA_URL = /^data:(image\/[a-z]+);base64,/i;
 const PNG_START = [0x89, 0x50, 0x4e, 0x47];
@@ -74,7 +64,7 @@ export type Intake = (
   body: { isBatch: boolean; items: unknown[] },
   now: Date,
   language: Language,
-) => Promise<IntakeResult>;
+) => Promise<IncidentIntakeResult>;
 
 /**
  * Stores incidents from agents. In a batch each incident is judged on its own, and the refused

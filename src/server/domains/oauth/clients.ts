@@ -4,6 +4,7 @@ import type { z } from "zod";
 import {
   type ApiClient,
   type apiClientListQuerySchema,
+  type OAuthErrorBody,
   ONEROSTER_SCOPE_LIST,
 } from "../../../shared/contracts/api-clients";
 import { type Database, isoInstant, queryRows } from "../../db/client";
@@ -22,7 +23,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 /** The RFC 6749 error of a refused token request, with its HTTP status. */
 export class OAuthError extends Error {
   constructor(
-    readonly error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope",
+    readonly error: OAuthErrorBody["error"],
     readonly description: string,
     /** 429 when the client is paused after too many failed authentications. */
     readonly throttledStatus?: 429,

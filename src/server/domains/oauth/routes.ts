@@ -1,6 +1,12 @@
 import { type Context, Hono } from "hono";
-import { z } from "zod";
-import { apiClientListQuerySchema, createApiClientSchema } from "../../../shared/contracts/api-clients";
+import {
+  type ApiClientResponse,
+  apiClientIdSchema,
+  apiClientListQuerySchema,
+  createApiClientSchema,
+  type OAuthErrorBody,
+  type OAuthToken,
+} from "../../../shared/contracts/api-clients";
 import { clientIp, requireActiveRole } from "../../lib/auth";
 import { limitBody } from "../../lib/body-limit";
 import type { AppDeps, AppEnv } from "../../lib/context";
@@ -36,7 +42,10 @@ function basicCredentials(header: string | undefined): { clientId: string; clien
 
 function oauthFailure(c: Context<AppEnv>, error: OAuthError) {
   if (error.status === 401) c.header("WWW-Authenticate", 'Basic realm="Dash"');
-  return c.json({ error: error.error, error_description: error.description }, error.status);
+  return c.json(
+    { error: error.error, error_description: error.description } satisfies OAuthErrorBody,
+    error.status,
+  );
 }
 
 // Failed client authentications allowed per client id in a throttle window: a system with a
@@ -81,7 +90,13 @@ export function oauthRoutes({ db, env, auth }: AppDeps) {
       limitBody({
         maxSize: TOKEN_REQUEST_MAX_BYTES,
         onError: (c) =>
-          c.json({ error: "invalid_request", error_description: "The request is too large" }, 413),
+          c.json(
+            {
+              error: "invalid_request",
+              error_description: "The request is too large",
+            } satisfies OAuthErrorBody,
+            413,
+          ),
       }),
     )
     .post("/token", async (c) => {
@@ -128,7 +143,7 @@ export function oauthRoutes({ db, env, auth }: AppDeps) {
           token_type: "Bearer",
           expires_in: token.expiresIn,
           scope: token.scopes.join(" "),
-        });
+        } satisfies OAuthToken);
       } catch (error) {
         if (error instanceof OAuthError) return oauthFailure(c, error);
         throw error;
@@ -137,7 +152,6 @@ export function oauthRoutes({ db, env, auth }: AppDeps) {
 }
 
 const ADMIN = ["administrator"] as const;
-const clientIdParam = z.uuid();
 
 /** `/api/admin/api-clients`: administrators register, list and revoke OneRoster API clients. */
 export function apiClientRoutes({ db, auth }: AppDeps) {
@@ -156,8 +170,11 @@ export function apiClientRoutes({ db, auth }: AppDeps) {
     })
     .delete("/:id", async (c) => {
       requireActiveRole(c, ADMIN, message("oauth:actions.manageClients"));
-      const id = clientIdParam.safeParse(c.req.param("id"));
+      const id = apiClientIdSchema.safeParse(c.req.param("id"));
       if (!id.success) throw new AppError("not_found", message("oauth:clients.notFound"));
-      return c.json({ success: true, data: await revokeApiClient(db, id.data, auth.now()) });
+      return c.json({
+        success: true,
+        data: await revokeApiClient(db, id.data, auth.now()),
+      } satisfies ApiClientResponse);
     });
 }

@@ -335,8 +335,8 @@ const scrubAthletics: AnonymiseStep = async (context) => {
 };
 
 /**
- * App logins: the student's usernames and encrypted passwords go; the decrypt audit stays, as it
- * holds only ids (who revealed which login of which app, when).
+ * App logins: the student's usernames and encrypted passwords go; the decrypt audit and the logins'
+ * history stay, as they hold only ids (who revealed or changed which login of which app, when).
  */
 const removeAppCredentials: AnonymiseStep = async (context) => {
   await run(context, sql`delete from app_credentials where student_sourced_id = ${context.studentId}`);

@@ -565,6 +565,17 @@ const CSV_FILES: readonly CsvFile[] = [
       where d.student_sourced_id = ${studentId} order by d.at, d.id`,
   },
   {
+    name: "app-login-changes.csv",
+    description:
+      "Each time one of those logins was added, changed, imported from a file or removed: by whom and when. Neither usernames nor passwords are kept in this history.",
+    columns: ["at", "app", "action", "by"],
+    query: (studentId) => sql`select ${iso("h.at")} as at, coalesce(a.name, h.app_id::text) as app, h.action,
+        coalesce(${nameOf("p")}, h.changed_by) as by
+      from app_credential_changes h left join learning_apps a on a.id = h.app_id
+        left join users p on p.sourced_id = h.changed_by
+      where h.student_sourced_id = ${studentId} order by h.at, h.id`,
+  },
+  {
     name: "notification-preferences.csv",
     description:
       "The student's choices of how to be told per kind of notification (in the app, by email), and any digest day.",

@@ -13,6 +13,7 @@ import {
   redemptionRequestSchema,
   reverseEntrySchema,
   rewardSettingsSchema,
+  rewardStudentParamsSchema,
   studentBalanceQuerySchema,
   studentLedgerQuerySchema,
   transferSchema,
@@ -45,7 +46,6 @@ import { rewardSettingsOf, saveRewardSettings } from "./settings";
 const ADMIN = ["administrator"] as const;
 const STAFF = ["administrator", "teacher"] as const;
 
-const studentParam = z.object({ studentId: z.string().trim().min(1).max(200) });
 const actionParam = z.object({ action: z.enum(REDEMPTION_ACTIONS) });
 
 /** Ids that cannot name anything (not a UUID, not a whole number) are a 404, as unknown ones are. */
@@ -83,32 +83,32 @@ export function rewardsRoutes({ db, auth, storage, live, logger }: AppDeps) {
       return c.json(list(await studentBalances(db, currentActor(c), query)));
     })
     .get("/students/:studentId/account", async (c) => {
-      const { studentId } = readParams(c, studentParam);
+      const { studentId } = readParams(c, rewardStudentParamsSchema);
       await assertSeesStudent(db, currentActor(c), studentId);
       return c.json(await readAccount(db, studentId));
     })
     .get("/students/:studentId/ledger", async (c) => {
-      const { studentId } = readParams(c, studentParam);
+      const { studentId } = readParams(c, rewardStudentParamsSchema);
       const page = readQuery(c, studentLedgerQuerySchema);
       return c.json(list(await studentLedger(db, currentActor(c), studentId, page, requestLanguage(c))));
     })
     .get("/students/:studentId/bonuses", async (c) => {
-      const { studentId } = readParams(c, studentParam);
+      const { studentId } = readParams(c, rewardStudentParamsSchema);
       return c.json(await bonusAllowance(db, currentActor(c), studentId, auth.now()));
     })
     .post("/students/:studentId/transfers", async (c) => {
-      const { studentId } = readParams(c, studentParam);
+      const { studentId } = readParams(c, rewardStudentParamsSchema);
       const transfer = await readJsonBody(c, transferSchema);
       return c.json(await transferAlphas(db, currentActor(c), studentId, transfer, auth.now()), 201);
     })
     .post("/students/:studentId/payouts", async (c) => {
-      const { studentId } = readParams(c, studentParam);
+      const { studentId } = readParams(c, rewardStudentParamsSchema);
       const payout = await readJsonBody(c, payoutSchema);
       return c.json(await recordPayout(db, currentActor(c), studentId, payout, auth.now()), 201);
     })
     .get("/students/:studentId/reconciliation", async (c) => {
       requireActiveRole(c, ADMIN, message("rewards:actions.reconcile"));
-      const { studentId } = readParams(c, studentParam);
+      const { studentId } = readParams(c, rewardStudentParamsSchema);
       return c.json(await reconcile(db, studentId));
     })
     .get("/items", async (c) => {

@@ -1,6 +1,10 @@
 import { createHash, randomUUID } from "node:crypto";
 import { type SQL, sql } from "drizzle-orm";
-import type { WebhookDeliveredType, WebhookEventType } from "../../../shared/contracts/webhooks";
+import type {
+  WebhookDeliveredType,
+  WebhookEventData,
+  WebhookEventType,
+} from "../../../shared/contracts/webhooks";
 import { type Database, queryRows } from "../../db/client";
 
 /** Attempts of a delivery, the first included, before it is failed (about 2 hours of retries). */
@@ -42,10 +46,10 @@ export interface EmitOptions {
  * (nothing is written when no one subscribed). Call it inside the transaction of the change, so
  * the event exists exactly when the change does.
  */
-export async function emitWebhookEvent(
+export async function emitWebhookEvent<Type extends WebhookEventType>(
   db: Database,
-  type: WebhookEventType,
-  data: Record<string, unknown>,
+  type: Type,
+  data: WebhookEventData<Type>,
   options: EmitOptions = {},
 ): Promise<number> {
   const eventId = options.key ? eventIdOf(type, options.key) : randomUUID();
@@ -55,7 +59,7 @@ export async function emitWebhookEvent(
 
 /**
  * Queues several events of one type, made by `events`, a query of `event_id uuid, data jsonb`
- * rows; it runs only when someone subscribed to the type.
+ * rows shaped as the type's `WebhookEventData`; it runs only when someone subscribed to the type.
  */
 export async function emitWebhookEvents(db: Database, type: WebhookEventType, events: SQL, at = new Date()) {
   return queueDeliveries(db, type, events, at);
@@ -69,9 +73,10 @@ export async function emitTestEvent(
   at = new Date(),
 ): Promise<string | null> {
   const eventId = randomUUID();
-  const payload = payloadOf("webhook.test", eventId, at, {
+  const data: WebhookEventData<"webhook.test"> = {
     message: "A test event sent from Dash's webhook monitor",
-  });
+  };
+  const payload = payloadOf("webhook.test", eventId, at, data);
   const [row] = await queryRows<{ id: string }>(
     db,
     sql`insert into webhook_deliveries (subscription_id, event_type, event_id, payload, max_attempts,

@@ -2,10 +2,14 @@ import { Hono } from "hono";
 import { z } from "zod";
 import {
   ingestRequestsQuerySchema,
+  type WebhookTestResult,
   webhookDeliveriesQuerySchema,
+  webhookIdParamsSchema,
   webhookReplayRequestSchema,
   webhookSubscriptionChangesSchema,
   webhookSubscriptionInputSchema,
+  type webhookSubscriptionListSchema,
+  type webhookSubscriptionResponseSchema,
 } from "../../../shared/contracts/webhooks";
 import { requireActiveRole } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
@@ -26,8 +30,8 @@ const MANAGERS = ["administrator"] as const;
 /** The spec's webhook-monitor guard: administrators, and teachers who only look. */
 const VIEWERS = ["administrator", "teacher"] as const;
 
-const subscriptionParams = z.object({ id: z.string() });
-const deliveryParams = z.object({ id: z.string() });
+type SubscriptionList = z.infer<typeof webhookSubscriptionListSchema>;
+type SubscriptionResponse = z.infer<typeof webhookSubscriptionResponseSchema>;
 
 /** Ids are UUIDs: anything else names nothing, so it is a 404 rather than a database error. */
 function uuidOr404(id: string, said: "subscriptionNotFound" | "deliveryNotFound"): string {
@@ -45,13 +49,13 @@ export function webhookRoutes({ db, auth, secretBox }: AppDeps) {
   return new Hono<AppEnv>()
     .get("/webhooks", async (c) => {
       requireActiveRole(c, VIEWERS, see);
-      return c.json({ data: await listSubscriptions(db, secretBox, auth.now()) });
+      return c.json({ data: await listSubscriptions(db, secretBox, auth.now()) } satisfies SubscriptionList);
     })
     .post("/webhooks", async (c) => {
       const actor = requireActiveRole(c, MANAGERS, manage);
       const input = await readJsonBody(c, webhookSubscriptionInputSchema);
       const created = await createSubscription(db, secretBox, actor.realUser.sourcedId, input, auth.now());
-      return c.json({ data: created }, 201);
+      return c.json({ data: created } satisfies SubscriptionResponse, 201);
     })
     .get("/webhooks/deliveries", async (c) => {
       const actor = requireActiveRole(c, VIEWERS, see);
@@ -68,30 +72,30 @@ export function webhookRoutes({ db, auth, secretBox }: AppDeps) {
     })
     .post("/webhooks/deliveries/:id/replay", async (c) => {
       const actor = requireActiveRole(c, MANAGERS, manage);
-      const id = uuidOr404(readParams(c, deliveryParams).id, "deliveryNotFound");
+      const id = uuidOr404(readParams(c, webhookIdParamsSchema).id, "deliveryNotFound");
       return c.json(await replayDelivery(db, actor.realUser.sourcedId, id, auth.now()), 201);
     })
     .patch("/webhooks/:id", async (c) => {
       const actor = requireActiveRole(c, MANAGERS, manage);
       // The body first: an empty change is a 400 whichever subscription it names.
       const changes = await readJsonBody(c, webhookSubscriptionChangesSchema);
-      const id = uuidOr404(readParams(c, subscriptionParams).id, "subscriptionNotFound");
+      const id = uuidOr404(readParams(c, webhookIdParamsSchema).id, "subscriptionNotFound");
       return c.json({
         data: await updateSubscription(db, secretBox, actor.realUser.sourcedId, id, changes, auth.now()),
-      });
+      } satisfies SubscriptionResponse);
     })
     .delete("/webhooks/:id", async (c) => {
       const actor = requireActiveRole(c, MANAGERS, manage);
-      const id = uuidOr404(readParams(c, subscriptionParams).id, "subscriptionNotFound");
+      const id = uuidOr404(readParams(c, webhookIdParamsSchema).id, "subscriptionNotFound");
       await removeSubscription(db, actor.realUser.sourcedId, id, auth.now());
       return c.body(null, 204);
     })
     .post("/webhooks/:id/test", async (c) => {
       const actor = requireActiveRole(c, MANAGERS, manage);
-      const id = uuidOr404(readParams(c, subscriptionParams).id, "subscriptionNotFound");
+      const id = uuidOr404(readParams(c, webhookIdParamsSchema).id, "subscriptionNotFound");
       await assertSubscriptionExists(db, id);
       const deliveryId = await emitTestEvent(db, id, actor.realUser.sourcedId, auth.now());
-      return c.json({ deliveryId }, 201);
+      return c.json({ deliveryId } satisfies WebhookTestResult, 201);
     })
     .get("/ingest-requests", async (c) => {
       requireActiveRole(c, VIEWERS, see);

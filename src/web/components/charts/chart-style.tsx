@@ -41,7 +41,11 @@ export const TOOLTIP_FRAME = {
     background: "var(--tooltip-bg, white)",
     color: "inherit",
   },
-  wrapperClassName: "[--tooltip-bg:white] dark:[--tooltip-bg:#0f172a]",
+  // Recharts colours each line in its series' colour, which on the dark frame can be too faint to
+  // read: the series' name says which it is, so the text keeps the frame's own colour.
+  itemStyle: { color: "inherit" },
+  labelStyle: { color: "inherit" },
+  wrapperClassName: "text-slate-900 [--tooltip-bg:white] dark:text-slate-100 dark:[--tooltip-bg:#0f172a]",
 } as const;
 
 /**

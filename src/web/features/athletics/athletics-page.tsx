@@ -1,8 +1,10 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSearch } from "@tanstack/react-router";
 import type { TFunction } from "i18next";
-import { ChevronLeft, ChevronRight, Footprints, UserSearch } from "lucide-react";
+import { ChevronLeft, ChevronRight, Footprints, UserSearch, Users } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
+import type { z } from "zod";
 import {
   ACTIVITY_SUGGESTIONS,
   type AthleticEntry,
@@ -10,12 +12,16 @@ import {
   MINUTES_BOUNDS,
   WEEKLY_GOAL_BOUNDS,
 } from "../../../shared/contracts/athletics";
+import type { searchSchemas } from "../../../shared/routes";
 import { addDays, weekStartOf } from "../../../shared/time-zone";
 import { BarFigure } from "../../components/charts/bar-figure";
+import { ProgressRing } from "../../components/charts/progress-ring";
 import { Card, PageHeader } from "../../components/page-header";
 import { ConfirmDialog, Dialog } from "../../components/ui/dialog";
 import { buttonClass } from "../../components/ui/form";
 import { dateLabel, dayLabel, formatNumber, formatPercent, monthDayLabel } from "../../lib/format";
+import { childrenQuery } from "../auth/api";
+import { fullName } from "../auth/auth-state";
 import { useAuth } from "../auth/use-auth";
 import { EmptyState, Loading, QueryError, Section } from "../home/parts";
 import {
@@ -26,6 +32,7 @@ import {
   problemsOf,
   SuccessNote,
 } from "../rewards/admin-form";
+import { ChildSwitcher } from "../rewards/family-child-switcher";
 import { type PickedStudent, StudentPicker } from "../xp/student-picker";
 import {
   athleticsKeys,
@@ -37,49 +44,107 @@ import {
   saveAthleticsSettings,
 } from "./api";
 
-/** /app/athletics: a student's own activity log; staff (and families) choose a student and follow theirs. */
+/**
+ * Who reads a log, for its wording: the student themself, a Guide or an administrator, or the
+ * student's family (who read it and log nothing).
+ */
+type Reader = "self" | "other" | "family";
+
+type AthleticsSearch = z.output<typeof searchSchemas.childrenProgress>;
+
+/**
+ * /app/athletics: a student's own activity log; staff choose a student and follow theirs; parents
+ * and guardians read their children's, one child at a time.
+ */
 export function AthleticsPage() {
   const { t } = useTranslation("athletics");
   const { activeRole, user } = useAuth();
-  const [picked, setPicked] = useState<PickedStudent | null>(null);
-  const isStudent = activeRole === "student";
+  const reader: Reader =
+    activeRole === "student"
+      ? "self"
+      : activeRole === "parent" || activeRole === "guardian"
+        ? "family"
+        : "other";
 
   return (
     <div className="space-y-6">
-      <PageHeader
-        title={t("page.title")}
-        description={isStudent ? t("page.description.student") : t("page.description.other")}
-      />
-      {isStudent ? (
-        <StudentLog studentId={user.sourcedId} isOwn />
-      ) : (
-        <>
-          <Card>
-            <h2 className="text-lg font-bold">{t("page.choose.title")}</h2>
-            <p className="mb-4 mt-0.5 text-sm text-slate-600 dark:text-slate-300">
-              {t("page.choose.description")}
-            </p>
-            <StudentPicker selected={picked} onSelect={setPicked} autoSelect />
-          </Card>
-          {picked ? (
-            <StudentLog key={picked.sourcedId} studentId={picked.sourcedId} isOwn={false} />
-          ) : (
-            <EmptyState icon={UserSearch} title={t("page.choose.emptyTitle")}>
-              {t("page.choose.emptyBody")}
-            </EmptyState>
-          )}
-          {activeRole === "administrator" && <GoalSettings />}
-        </>
-      )}
+      <PageHeader title={t("page.title")} description={t(`page.description.${reader}`)} />
+      {reader === "self" && <StudentLog studentId={user.sourcedId} reader="self" />}
+      {reader === "family" && <FamilyLog />}
+      {reader === "other" && <StaffLog />}
+      {activeRole === "administrator" && <GoalSettings />}
     </div>
   );
 }
 
+/** Guides and administrators pick one of the students they reach. */
+function StaffLog() {
+  const { t } = useTranslation("athletics");
+  const [picked, setPicked] = useState<PickedStudent | null>(null);
+  return (
+    <>
+      <Card>
+        <h2 className="text-lg font-bold">{t("page.choose.title")}</h2>
+        <p className="mb-4 mt-0.5 text-sm text-slate-600 dark:text-slate-300">
+          {t("page.choose.description")}
+        </p>
+        <StudentPicker selected={picked} onSelect={setPicked} autoSelect />
+      </Card>
+      {picked ? (
+        <StudentLog key={picked.sourcedId} studentId={picked.sourcedId} reader="other" />
+      ) : (
+        <EmptyState icon={UserSearch} title={t("page.choose.emptyTitle")}>
+          {t("page.choose.emptyBody")}
+        </EmptyState>
+      )}
+    </>
+  );
+}
+
+/** A family's children, one at a time (the first when the address names none of theirs). */
+function FamilyLog() {
+  const { t } = useTranslation("athletics");
+  const { childId } = useSearch({ strict: false }) as AthleticsSearch;
+  const children = useQuery(childrenQuery);
+  if (children.isPending) return <Loading label={t("family.loadingChildren")} rows={4} />;
+  if (children.isError)
+    return (
+      <QueryError
+        error={children.error}
+        fallback={t("family.childrenFailed")}
+        onRetry={() => children.refetch()}
+      />
+    );
+  const choices = children.data.data;
+  const child = choices.find((choice) => choice.sourcedId === childId) ?? choices[0];
+  if (!child)
+    return (
+      <EmptyState icon={Users} title={t("family.noChildren.title")}>
+        {t("family.noChildren.body")}
+      </EmptyState>
+    );
+  return (
+    <>
+      {choices.length > 1 && (
+        <ChildSwitcher
+          choices={choices}
+          selectedId={child.sourcedId}
+          label={t("family.switcher")}
+          linkOf={(id) => ({ to: "/app/athletics", search: { childId: id } })}
+        />
+      )}
+      <h2 className="text-xl font-bold">{t("family.heading", { name: fullName(child) })}</h2>
+      <StudentLog key={child.sourcedId} studentId={child.sourcedId} reader="family" />
+    </>
+  );
+}
+
 /** One student's week: progress toward the goal, the weeks before, the log form and the entries. */
-function StudentLog({ studentId, isOwn }: { studentId: string; isOwn: boolean }) {
+function StudentLog({ studentId, reader }: { studentId: string; reader: Reader }) {
   const { t } = useTranslation("athletics");
   const [week, setWeek] = useState<string | undefined>(undefined);
   const answer = useQuery(athleticsWeekQuery(studentId, week));
+  const isOwn = reader === "self";
 
   if (answer.isPending) return <Loading label={t("page.loading")} rows={4} />;
   if (answer.isError)
@@ -88,7 +153,6 @@ function StudentLog({ studentId, isOwn }: { studentId: string; isOwn: boolean })
     );
   const data = answer.data;
   const isThisWeek = data.week.start === weekStartOf(data.today);
-  const reader = isOwn ? "self" : "other";
 
   return (
     <div className="space-y-6">
@@ -175,15 +239,13 @@ function WeekProgress({
   isThisWeek,
 }: {
   data: AthleticsWeek;
-  reader: "self" | "other";
+  reader: Reader;
   isThisWeek: boolean;
 }) {
   const { t } = useTranslation("athletics");
   const { minutes, goalMinutes } = data.week;
   const share = goalMinutes > 0 ? Math.min(1, minutes / goalMinutes) : 0;
   const isReached = minutes >= goalMinutes;
-  const radius = 52;
-  const circumference = 2 * Math.PI * radius;
   const values = {
     reader,
     when: isThisWeek ? "this" : "past",
@@ -194,54 +256,35 @@ function WeekProgress({
     percent: formatPercent(share),
   };
   return (
-    <div className="flex flex-wrap items-center gap-5">
-      <div
-        role="progressbar"
-        aria-label={t("week.ringLabel")}
-        aria-valuemin={0}
-        aria-valuemax={goalMinutes}
-        aria-valuenow={Math.min(minutes, goalMinutes)}
-        aria-valuetext={t("week.ringValue", values)}
-        className="relative size-32 shrink-0"
-      >
-        <svg viewBox="0 0 120 120" className="size-full -rotate-90" aria-hidden="true">
-          <circle
-            cx="60"
-            cy="60"
-            r={radius}
-            fill="none"
-            strokeWidth="12"
-            className="stroke-slate-200 dark:stroke-slate-700"
-          />
-          <circle
-            cx="60"
-            cy="60"
-            r={radius}
-            fill="none"
-            strokeWidth="12"
-            strokeLinecap="round"
-            strokeDasharray={circumference}
-            strokeDashoffset={circumference * (1 - share)}
-            className={
-              isReached
-                ? "stroke-emerald-600 dark:stroke-emerald-400"
-                : "stroke-orange-500 dark:stroke-orange-400"
-            }
-          />
-        </svg>
-        <div className="absolute inset-0 flex flex-col items-center justify-center" aria-hidden="true">
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-5">
+        <ProgressRing
+          share={share}
+          label={t("week.ringLabel")}
+          value={Math.min(minutes, goalMinutes)}
+          max={goalMinutes}
+          valueText={t("week.ringValue", values)}
+          strokeClass={
+            isReached
+              ? "stroke-emerald-600 dark:stroke-emerald-400"
+              : "stroke-orange-500 dark:stroke-orange-400"
+          }
+        >
           <span className="text-2xl font-extrabold tabular-nums">{formatNumber(minutes)}</span>
           <span className="text-xs text-slate-600 dark:text-slate-300">
             {t("week.ofGoal", { goal: formatNumber(goalMinutes) })}
           </span>
+        </ProgressRing>
+        <div className="min-w-0 flex-1 space-y-1">
+          <p className="text-lg font-semibold">{t("week.moved", values)}</p>
+          <p className="text-slate-700 dark:text-slate-200">
+            {isReached ? t("week.reached", values) : t("week.left", values)}
+          </p>
         </div>
       </div>
-      <div className="min-w-0 flex-1 space-y-1">
-        <p className="text-lg font-semibold">{t("week.moved", values)}</p>
-        <p className="text-slate-700 dark:text-slate-200">
-          {isReached ? t("week.reached", values) : t("week.left", values)}
-        </p>
-      </div>
+      {reader === "family" && (
+        <p className="text-sm text-slate-600 dark:text-slate-300">{t("week.goalExplained", values)}</p>
+      )}
     </div>
   );
 }
@@ -431,15 +474,7 @@ function LogForm({
 
 type Editing = { mode: "change" | "remove"; entry: AthleticEntry } | null;
 
-function Entries({
-  data,
-  reader,
-  when,
-}: {
-  data: AthleticsWeek;
-  reader: "self" | "other";
-  when: "this" | "past";
-}) {
+function Entries({ data, reader, when }: { data: AthleticsWeek; reader: Reader; when: "this" | "past" }) {
   const { t } = useTranslation("athletics");
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<Editing>(null);
@@ -452,7 +487,7 @@ function Entries({
     >
       {data.week.entries.length === 0 ? (
         <EmptyState icon={Footprints} title={t("entries.emptyTitle", { when })}>
-          {t("entries.emptyBody", { reader })}
+          {t("entries.emptyBody", { reader, name: data.student.name })}
         </EmptyState>
       ) : (
         <ul className="divide-y divide-slate-200 dark:divide-slate-800">

@@ -5,7 +5,9 @@ import {
   type AppCredentialListQuery,
   appCredentialListSchema,
   appCredentialSavedSchema,
+  type CredentialChangesQuery,
   type CredentialDecryptsQuery,
+  credentialChangeListSchema,
   credentialDecryptListSchema,
   credentialImportReportSchema,
   decryptedCredentialSchema,
@@ -14,13 +16,17 @@ import {
 import { orgClassesResponseSchema } from "../../../shared/contracts/people";
 import { apiFetch, searchParamsOf } from "../../lib/http";
 
-/** Students' logins to their learning apps: the administrators' list and audit, a student's own, revealing one. */
+/**
+ * Students' logins to their learning apps: the administrators' list, its history and the reveal
+ * audit, a student's own, revealing one.
+ */
 
 export const credentialKeys = {
   all: ["app-credentials"] as const,
   list: (query: Partial<AppCredentialListQuery>) => ["app-credentials", "list", query] as const,
   allDecrypts: ["app-credentials", "decrypts"] as const,
   decrypts: (query: Partial<CredentialDecryptsQuery>) => ["app-credentials", "decrypts", query] as const,
+  changes: (query: Partial<CredentialChangesQuery>) => ["app-credentials", "changes", query] as const,
   mine: ["app-credentials", "mine"] as const,
   classes: (schoolId: string) => ["app-credentials", "classes", schoolId] as const,
 };
@@ -39,6 +45,15 @@ export const decryptAuditQuery = (query: Partial<CredentialDecryptsQuery>) =>
     queryKey: credentialKeys.decrypts(query),
     queryFn: ({ signal }) =>
       apiFetch(`/api/admin/app-credentials/decrypts?${searchParamsOf(query)}`, credentialDecryptListSchema, {
+        signal,
+      }),
+  });
+
+export const loginChangesQuery = (query: Partial<CredentialChangesQuery>) =>
+  queryOptions({
+    queryKey: credentialKeys.changes(query),
+    queryFn: ({ signal }) =>
+      apiFetch(`/api/admin/app-credentials/changes?${searchParamsOf(query)}`, credentialChangeListSchema, {
         signal,
       }),
   });

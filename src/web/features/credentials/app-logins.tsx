@@ -1,5 +1,11 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useDeferredValue, useId, useState } from "react";
+import {
+  keepPreviousData,
+  type UseQueryResult,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from "@tanstack/react-query";
+import { type FormEvent, type ReactNode, useDeferredValue, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { AppCredential, CredentialImportReport } from "../../../shared/contracts/credentials";
 import { Card } from "../../components/page-header";
@@ -18,6 +24,7 @@ import {
   decryptAuditQuery,
   deleteAppLogin,
   importAppLogins,
+  loginChangesQuery,
   saveAppLogin,
   schoolClassesQuery,
 } from "./api";
@@ -34,7 +41,10 @@ interface Filters {
   search: string;
 }
 
-/** The "App logins" tab: students' logins to learning apps, kept encrypted, with who revealed them. */
+/**
+ * The "App logins" tab: students' logins to learning apps, kept encrypted, with who revealed them
+ * and who changed them.
+ */
 export function AppLogins() {
   const [filters, setFilters] = useState<Filters>({
     schoolId: "",
@@ -48,6 +58,7 @@ export function AppLogins() {
       <LoginList filters={filters} onFilters={setFilters} />
       <ImportCard schoolId={filters.schoolId} classId={filters.classId} />
       <DecryptAudit />
+      <LoginChanges />
     </div>
   );
 }
@@ -472,58 +483,112 @@ function DecryptAudit() {
   const audit = useQuery({
     ...decryptAuditQuery({ offset, limit: APP_LOGINS_PAGE_SIZE }),
     placeholderData: keepPreviousData,
+    select: (page) => ({ entries: page.decrypts, total: page.total }),
   });
+  return (
+    <LogCard
+      texts={{ heading: t("audit.heading"), description: t("audit.description"), none: t("audit.none") }}
+      query={audit}
+      offset={offset}
+      onOffset={setOffset}
+      columns={[t("audit.who"), t("audit.whose"), t("audit.app")]}
+      cells={(entry) => [
+        t("audit.byAs", { name: entry.by.name, role: t(`audit.roles.${entry.role}`, entry.role) }),
+        entry.student.name,
+        entry.app.name,
+      ]}
+    />
+  );
+}
+
+/** Who added, changed, imported or removed which student's login, newest first. */
+function LoginChanges() {
+  const { t } = useTranslation("credentials");
+  const [offset, setOffset] = useState(0);
+  const changes = useQuery({
+    ...loginChangesQuery({ offset, limit: APP_LOGINS_PAGE_SIZE }),
+    placeholderData: keepPreviousData,
+    select: (page) => ({ entries: page.changes, total: page.total }),
+  });
+  return (
+    <LogCard
+      texts={{
+        heading: t("changes.heading"),
+        description: t("changes.description"),
+        none: t("changes.none"),
+      }}
+      query={changes}
+      offset={offset}
+      onOffset={setOffset}
+      columns={[t("changes.who"), t("changes.what"), t("changes.whose"), t("changes.app")]}
+      cells={(entry) => [
+        entry.by.name,
+        t(`changes.actions.${entry.action}`),
+        entry.student.name,
+        entry.app.name,
+      ]}
+    />
+  );
+}
+
+/** A paged log of the tab, newest first: when, then the given columns. */
+function LogCard<Entry extends { id: string; at: string }>({
+  texts,
+  query,
+  offset,
+  onOffset,
+  columns,
+  cells,
+}: {
+  texts: { heading: string; description: string; none: string };
+  query: UseQueryResult<{ entries: Entry[]; total: number }>;
+  offset: number;
+  onOffset: (offset: number) => void;
+  columns: string[];
+  cells: (entry: Entry) => ReactNode[];
+}) {
+  const { t } = useTranslation("credentials");
   const headingId = useId();
   return (
     <Card>
       <h2 id={headingId} className="text-lg font-bold">
-        {t("audit.heading")}
+        {texts.heading}
       </h2>
-      <p className="mt-1 max-w-3xl text-sm text-slate-600 dark:text-slate-300">{t("audit.description")}</p>
+      <p className="mt-1 max-w-3xl text-sm text-slate-600 dark:text-slate-300">{texts.description}</p>
       <div className="mt-4">
-        {audit.isPending && <p className="text-sm text-slate-600 dark:text-slate-300">{t("list.loading")}</p>}
-        {audit.isError && (
+        {query.isPending && <p className="text-sm text-slate-600 dark:text-slate-300">{t("list.loading")}</p>}
+        {query.isError && (
           <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-            {audit.error.message}
+            {query.error.message}
           </p>
         )}
-        {audit.data && audit.data.total === 0 && (
-          <p className="text-sm text-slate-600 dark:text-slate-300">{t("audit.none")}</p>
+        {query.data && query.data.total === 0 && (
+          <p className="text-sm text-slate-600 dark:text-slate-300">{texts.none}</p>
         )}
-        {audit.data && audit.data.total > 0 && (
+        {query.data && query.data.total > 0 && (
           <>
-            <TableRegion label={t("audit.heading")}>
+            <TableRegion label={texts.heading}>
               <table aria-labelledby={headingId} className="w-full min-w-[36rem] text-sm">
                 <thead className="border-b border-slate-200 dark:border-slate-700">
                   <tr>
-                    <th scope="col" className={HEAD}>
-                      {t("audit.when")}
-                    </th>
-                    <th scope="col" className={HEAD}>
-                      {t("audit.who")}
-                    </th>
-                    <th scope="col" className={HEAD}>
-                      {t("audit.whose")}
-                    </th>
-                    <th scope="col" className={HEAD}>
-                      {t("audit.app")}
-                    </th>
+                    {[t("audit.when"), ...columns].map((column) => (
+                      <th key={column} scope="col" className={HEAD}>
+                        {column}
+                      </th>
+                    ))}
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-                  {audit.data.decrypts.map((entry) => (
+                  {query.data.entries.map((entry) => (
                     <tr key={entry.id}>
                       <th scope="row" className={`${CELL} text-left font-normal whitespace-nowrap`}>
                         <time dateTime={entry.at}>{instantLabel(entry.at)}</time>
                       </th>
-                      <td className={CELL}>
-                        {t("audit.byAs", {
-                          name: entry.by.name,
-                          role: t(`audit.roles.${entry.role}`, entry.role),
-                        })}
-                      </td>
-                      <td className={CELL}>{entry.student.name}</td>
-                      <td className={CELL}>{entry.app.name}</td>
+                      {cells(entry).map((cell, index) => (
+                        <td key={columns[index]} className={CELL}>
+                          {cell}
+                        </td>
+                      ))}
                     </tr>
                   ))}
                 </tbody>
@@ -532,9 +597,9 @@ function DecryptAudit() {
             <Pager
               offset={offset}
               limit={APP_LOGINS_PAGE_SIZE}
-              total={audit.data.total}
-              onChange={setOffset}
-              label={t("audit.heading")}
+              total={query.data.total}
+              onChange={onOffset}
+              label={texts.heading}
             />
           </>
         )}

@@ -4,6 +4,7 @@ import {
   BarChart3,
   BookOpen,
   Download,
+  Footprints,
   HandCoins,
   LineChart,
   type LucideIcon,
@@ -159,6 +160,7 @@ function ChildPages({ child }: { child: ChildOverview }) {
       icon: Trophy,
       link: { to: "/app/leaderboards", search: { child: childId } as never },
     },
+    { key: "athletics", icon: Footprints, link: { to: "/app/athletics", search: { childId } } },
   ];
   return (
     <Section title={t("hub.pagesTitle", { name })} description={t("hub.pagesDescription")}>

@@ -2,6 +2,7 @@ import { AlertTriangle, Check, CircleDashed, Clock, SearchX, TrendingUp, X } fro
 import { type ReactNode, useId } from "react";
 import { useTranslation } from "react-i18next";
 import type { ClassStudent, ForecastStatus, Goal, GoalProgress } from "../../../shared/contracts/goals";
+import { ProgressRing } from "../../components/charts/progress-ring";
 import { buttonClass } from "../../components/ui/form";
 import { formatPercent, formatXp } from "../../lib/format";
 import {
@@ -92,8 +93,6 @@ export function ProgressBar({
 export function WeeklyRing({ weekly }: { weekly: GoalProgress }) {
   const { t } = useTranslation("goals");
   const share = weekly.target > 0 ? Math.min(1, weekly.value / weekly.target) : 0;
-  const radius = 52;
-  const circumference = 2 * Math.PI * radius;
   const tone = toneOf(weekly.forecast.status);
   const stroke =
     tone === "good"
@@ -105,43 +104,16 @@ export function WeeklyRing({ weekly }: { weekly: GoalProgress }) {
   const values = { value: formatXp(weekly.value), target: formatXp(weekly.target) };
   return (
     <div className="flex flex-wrap items-center gap-5">
-      <div
-        role="progressbar"
-        aria-label={t("weekly.label")}
-        aria-valuemin={0}
-        aria-valuemax={weekly.target}
-        aria-valuenow={Math.min(Math.floor(weekly.value), weekly.target)}
-        aria-valuetext={t("weekly.valueText", { ...values, percent })}
-        className="relative size-32 shrink-0"
+      <ProgressRing
+        share={share}
+        label={t("weekly.label")}
+        value={Math.min(Math.floor(weekly.value), weekly.target)}
+        max={weekly.target}
+        valueText={t("weekly.valueText", { ...values, percent })}
+        strokeClass={stroke}
       >
-        <svg viewBox="0 0 120 120" className="size-full -rotate-90" aria-hidden="true">
-          <circle
-            cx="60"
-            cy="60"
-            r={radius}
-            fill="none"
-            strokeWidth="12"
-            className="stroke-slate-200 dark:stroke-slate-700"
-          />
-          <circle
-            cx="60"
-            cy="60"
-            r={radius}
-            fill="none"
-            strokeWidth="12"
-            strokeLinecap="round"
-            strokeDasharray={circumference}
-            strokeDashoffset={circumference * (1 - share)}
-            className={`${stroke} motion-safe:transition-[stroke-dashoffset]`}
-          />
-        </svg>
-        <span
-          aria-hidden="true"
-          className="absolute inset-0 flex items-center justify-center text-2xl font-extrabold tabular-nums"
-        >
-          {percent}
-        </span>
-      </div>
+        <span className="text-2xl font-extrabold tabular-nums">{percent}</span>
+      </ProgressRing>
       <div className="min-w-0 flex-1 basis-40">
         <p className="text-lg font-bold tabular-nums">{t("weekly.figures", values)}</p>
       </div>
