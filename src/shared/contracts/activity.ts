@@ -34,25 +34,57 @@ const count = z.number().int().min(0).max(100_000).default(0);
 /** One learning fact in Dash's plain JSON form: who, when, what, how well and how long. */
 export const activityFactSchema = z
   .object({
-    eventId: z.string().trim().min(1, invalid("eventIdRequired")).max(200),
-    studentId: z.string().trim().min(1).max(200).optional(),
-    email: z.email().max(320).optional(),
-    occurredAt: z.iso.datetime({ offset: true, message: invalid("occurredAtDateTime") }),
-    subject: z.string().trim().min(1, invalid("subjectRequired")).max(100),
+    eventId: z
+      .string()
+      .trim()
+      .min(1, invalid("eventIdRequired"))
+      .max(200)
+      .describe("The app's own id for this fact: sent again, it is a duplicate and counts once."),
+    studentId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("The student's OneRoster sourcedId (or give `email`)."),
+    email: z
+      .email()
+      .max(320)
+      .optional()
+      .describe("The student's email, when the app does not know the sourcedId."),
+    occurredAt: z.iso
+      .datetime({ offset: true, message: invalid("occurredAtDateTime") })
+      .describe("When it happened, with its UTC offset; it counts on the student's own day."),
+    subject: z
+      .string()
+      .trim()
+      .min(1, invalid("subjectRequired"))
+      .max(100)
+      .describe("The subject the XP counts for (Math, Reading, …)."),
     activityId: z.string().trim().max(200).optional(),
     activityName: z.string().trim().max(300).optional(),
     /** The app's learning session: a focus incident naming it can void its XP. */
     sessionId: z.string().trim().min(1).max(200).optional(),
-    expectedXp: z.number().min(0).max(1000).optional(),
-    xpEarned: z.number().min(0).max(1000).optional(),
+    expectedXp: z
+      .number()
+      .min(0)
+      .max(1000)
+      .optional()
+      .describe("The XP the activity is worth when done well; Dash works out what was earned."),
+    xpEarned: z
+      .number()
+      .min(0)
+      .max(1000)
+      .optional()
+      .describe("The XP the app says was earned, when it has no expected XP."),
     totalQuestions: count,
     correctQuestions: count,
-    masteredUnits: count,
+    masteredUnits: count.describe("Units mastered in this activity."),
     /** A test's score: mastery tests of 90% and more earn Alphas. */
     scorePercent: z.number().min(0, invalid("scorePercent")).max(100, invalid("scorePercent")).optional(),
-    activeSeconds: seconds,
+    activeSeconds: seconds.describe("Seconds spent learning."),
     inactiveSeconds: seconds,
-    wasteSeconds: seconds,
+    wasteSeconds: seconds.describe("Seconds spent off task while the activity was open."),
     antiPatternSeconds: seconds,
     attempt: z.number().int().min(1).max(1000).default(1),
   })

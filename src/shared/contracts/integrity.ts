@@ -72,31 +72,44 @@ export const incidentInputSchema = z.object({
     .string({ message: invalid("clientIdRequired") })
     .trim()
     .min(1, invalid("clientIdRequired"))
-    .max(200, invalid("clientIdRequired")),
+    .max(200, invalid("clientIdRequired"))
+    .describe("The agent's own id for the incident: sending it again never stores it twice."),
   /** The student's sourcedId or email. */
   user_id: z
     .string({ message: invalid("userIdRequired") })
     .trim()
     .min(1, invalid("userIdRequired"))
-    .max(320, invalid("userIdTooLong")),
+    .max(320, invalid("userIdTooLong"))
+    .describe("The student's OneRoster sourcedId or email."),
   incident_type: z
     .string({ message: invalid("incidentTypeRequired") })
     .trim()
     .min(1, invalid("incidentTypeRequired"))
-    .max(100, invalid("incidentTypeRequired")),
+    .max(100, invalid("incidentTypeRequired"))
+    .describe("What the agent saw (for example `off_task_app` or `camera_absent`)."),
   confidence_score: z
     .number({ message: invalid("confidenceScore") })
     .min(0, invalid("confidenceScore"))
-    .max(1, invalid("confidenceScore")),
+    .max(1, invalid("confidenceScore"))
+    .describe("How sure the agent is, from 0 to 1: the school's rules decide which scores a person reviews."),
   app_name: z.string().trim().max(200).nullish(),
   detected_text: z.string().max(5000, invalid("detectedTextTooLong")).default(""),
-  created_at: z.iso.datetime({ offset: true, message: invalid("createdAtDateTime") }),
-  session_id: z.string().trim().min(1).max(200).nullish(),
+  created_at: z.iso
+    .datetime({ offset: true, message: invalid("createdAtDateTime") })
+    .describe("When it happened, with its UTC offset."),
+  session_id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .nullish()
+    .describe("The learning app's session: a confirmed incident naming it can void that session's XP."),
   /** A PNG or JPEG in base64 (a `data:` URL is taken too), at most 2 MB once decoded. */
   screenshot: z
     .string()
     .max(4 * 1024 * 1024, invalid("screenshotTooLarge"))
-    .nullish(),
+    .nullish()
+    .describe("A PNG or JPEG in base64 (or a data: URL), at most 2 MB once decoded."),
 });
 export type IncidentInput = z.output<typeof incidentInputSchema>;
 

@@ -6,6 +6,7 @@ import {
   createApiClientSchema,
   type OAuthErrorBody,
   type OAuthToken,
+  oauthTokenRequestSchema,
 } from "../../../shared/contracts/api-clients";
 import { clientIp, requireActiveRole } from "../../lib/auth";
 import { limitBody } from "../../lib/body-limit";
@@ -115,14 +116,19 @@ export function oauthRoutes({ db, env, auth }: AppDeps) {
         for (const name of ["grant_type", "client_id", "client_secret", "scope"]) {
           if (form.getAll(name).length > 1) throw new OAuthError("invalid_request", `${name} is given twice`);
         }
-        const grantType = form.get("grant_type");
-        if (!grantType) throw new OAuthError("invalid_request", "grant_type is missing");
-        if (grantType !== "client_credentials") {
-          throw new OAuthError("unsupported_grant_type", "Only grant_type=client_credentials is supported");
+        if (!form.get("grant_type")) throw new OAuthError("invalid_request", "grant_type is missing");
+        // The form is read by the schema the API description documents (unknown fields ignored).
+        const parsed = oauthTokenRequestSchema.safeParse(Object.fromEntries(form));
+        if (!parsed.success) {
+          if (parsed.error.issues.some((issue) => issue.path[0] === "grant_type"))
+            throw new OAuthError("unsupported_grant_type", "Only grant_type=client_credentials is supported");
+          throw new OAuthError(
+            "invalid_request",
+            parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "),
+          );
         }
-        const formId = form.get("client_id");
-        const formSecret = form.get("client_secret");
-        if (basic && formSecret !== null) {
+        const { client_id: formId, client_secret: formSecret, scope } = parsed.data;
+        if (basic && formSecret !== undefined) {
           throw new OAuthError(
             "invalid_request",
             "Authenticate the client one way: HTTP Basic or form fields",
@@ -130,14 +136,16 @@ export function oauthRoutes({ db, env, auth }: AppDeps) {
         }
         const credentials =
           basic ??
-          (formId !== null && formSecret !== null ? { clientId: formId, clientSecret: formSecret } : null);
+          (formId !== undefined && formSecret !== undefined
+            ? { clientId: formId, clientSecret: formSecret }
+            : null);
         if (!credentials) {
           throw new OAuthError(
             "invalid_client",
             "Authenticate the client with HTTP Basic or client_id and client_secret",
           );
         }
-        const token = await issueThrottled(c, { ...credentials, scope: form.get("scope") ?? undefined });
+        const token = await issueThrottled(c, { ...credentials, scope });
         return c.json({
           access_token: token.accessToken,
           token_type: "Bearer",
