@@ -31,8 +31,10 @@ export function actorOf(session: SignedInSession, savedRole: string | undefined)
 export function loadSession(auth: AuthService): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const token = getCookie(c, SESSION_COOKIE);
+    // A cookie naming no session is left as it is: a request sent before a new sign-in (a page's
+    // last analytics beacon) can be answered after it, and clearing the cookie then would clear
+    // the new session's.
     const session = token ? await auth.resolveSession(token) : null;
-    if (token && !session) deleteCookie(c, SESSION_COOKIE, { path: "/" });
     c.set("actor", session ? actorOf(session, getCookie(c, ROLE_COOKIE)) : null);
     await next();
   };

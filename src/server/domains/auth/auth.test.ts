@@ -437,6 +437,27 @@ describe("sessions", () => {
     });
   });
 
+  it("leaves the cookie alone on a late request from a session a new sign-in ended", async () => {
+    const first = await t.signIn("student@dash.demo", DEMO_PASSWORD, fromNewAddress());
+    // The same browser signs in again: the first session ends and the cookie is replaced.
+    const second = await t.request("/api/auth/login", {
+      json: { email: "guide@dash.demo", password: DEMO_PASSWORD },
+      cookie: first,
+      headers: fromNewAddress(),
+    });
+    expect(second.status).toBe(200);
+    // A beacon the page sent before, answered after: clearing the cookie now would clear the new one.
+    const late = await t.request("/api/analytics/events", {
+      json: { events: [{ type: "page_view", path: "/app", at: t.clock.now().toISOString() }] },
+      cookie: first,
+    });
+    expect(late.status).toBe(202);
+    expect(late.headers.get("set-cookie")).toBeNull();
+    const me = await t.request("/api/auth/me", { cookie: first });
+    expect(await me.json()).toEqual({ isAuthenticated: false, user: null });
+    expect(me.headers.get("set-cookie")).toBeNull();
+  });
+
   it("expires a session after the idle time", async () => {
     const cookie = await t.signIn("student@dash.demo", DEMO_PASSWORD, fromNewAddress());
     t.clock.advance(119 * 60_000);
