@@ -271,22 +271,16 @@ export async function listDecrypts(
   query: CredentialDecryptsQuery,
 ): Promise<{ decrypts: CredentialDecrypt[]; total: number }> {
   const filters: SQL[] = [];
-  if (query.studentId) filters.push(sql`d.student_sourced_id = ${query.studentId}`);
-  if (query.appId) filters.push(sql`d.app_id = ${query.appId}::uuid`);
-  const where = filters.length ? sql`where ${sql.join(filters, sql` and `)}` : sql``;
-  const [page] = await queryRows<{ decrypts: CredentialDecrypt[] | null; total: number | string }>(
-    db,
-    sql`select (select json_agg(p.item order by p.at desc, p.id) from (
-          select d.at, d.id, json_build_object(
-            'id', d.id, 'at', ${isoInstant(sql`d.at`)}, 'role', d.role,
-            'by', json_build_object('id', d.decrypted_by, 'name', coalesce(${nameOf(sql`d.decrypted_by`)}, d.decrypted_by)),
-            'student', json_build_object('id', d.student_sourced_id, 'name', coalesce(${nameOf(sql`d.student_sourced_id`)}, d.student_sourced_id)),
-            'app', json_build_object('id', d.app_id, 'name', coalesce(a.name, d.app_id::text))) as item
-          from credential_decrypts d left join learning_apps a on a.id = d.app_id ${where}
-          order by d.at desc, d.id limit ${query.limit} offset ${query.offset}) p) as decrypts,
-        (select count(*) from credential_decrypts d ${where}) as total`,
-  );
-  return { decrypts: page?.decrypts ?? [], total: Number(page?.total ?? 0) };
+  if (query.studentId) filters.push(sql`h.student_sourced_id = ${query.studentId}`);
+  if (query.appId) filters.push(sql`h.app_id = ${query.appId}::uuid`);
+  const page = await auditPage<CredentialDecrypt>(db, {
+    table: sql`credential_decrypts`,
+    by: sql`h.decrypted_by`,
+    own: sql`'role', h.role`,
+    where: filters.length ? sql`where ${sql.join(filters, sql` and `)}` : sql``,
+    page: query,
+  });
+  return { decrypts: page.items, total: page.total };
 }
 
 /** The history of students' logins for administrators, newest first: who changed which login, never its values. */
@@ -294,18 +288,36 @@ export async function listChanges(
   db: Database,
   query: CredentialChangesQuery,
 ): Promise<CredentialChangeList> {
-  const where = query.studentId ? sql`where h.student_sourced_id = ${query.studentId}` : sql``;
-  const [page] = await queryRows<{ changes: CredentialChangeList["changes"] | null; total: number | string }>(
+  const page = await auditPage<CredentialChangeList["changes"][number]>(db, {
+    table: sql`app_credential_changes`,
+    by: sql`h.changed_by`,
+    own: sql`'action', h.action`,
+    where: query.studentId ? sql`where h.student_sourced_id = ${query.studentId}` : sql``,
+    page: query,
+  });
+  return { changes: page.items, total: page.total };
+}
+
+/**
+ * A page of one of the logins' audit tables (reveals, changes), newest first, each row with when,
+ * who, whose login and which app by name, and the table's own fields (`own`, as json_build_object
+ * pairs). The table is read as `h`, as `where` must name it.
+ */
+async function auditPage<Item>(
+  db: Database,
+  log: { table: SQL; by: SQL; own: SQL; where: SQL; page: { limit: number; offset: number } },
+): Promise<{ items: Item[]; total: number }> {
+  const [page] = await queryRows<{ items: Item[] | null; total: number | string }>(
     db,
     sql`select (select json_agg(p.item order by p.at desc, p.id) from (
           select h.at, h.id, json_build_object(
-            'id', h.id, 'at', ${isoInstant(sql`h.at`)}, 'action', h.action,
-            'by', json_build_object('id', h.changed_by, 'name', coalesce(${nameOf(sql`h.changed_by`)}, h.changed_by)),
+            'id', h.id, 'at', ${isoInstant(sql`h.at`)}, ${log.own},
+            'by', json_build_object('id', ${log.by}, 'name', coalesce(${nameOf(log.by)}, ${log.by})),
             'student', json_build_object('id', h.student_sourced_id, 'name', coalesce(${nameOf(sql`h.student_sourced_id`)}, h.student_sourced_id)),
             'app', json_build_object('id', h.app_id, 'name', coalesce(a.name, h.app_id::text))) as item
-          from app_credential_changes h left join learning_apps a on a.id = h.app_id ${where}
-          order by h.at desc, h.id limit ${query.limit} offset ${query.offset}) p) as changes,
-        (select count(*) from app_credential_changes h ${where}) as total`,
+          from ${log.table} h left join learning_apps a on a.id = h.app_id ${log.where}
+          order by h.at desc, h.id limit ${log.page.limit} offset ${log.page.offset}) p) as items,
+        (select count(*) from ${log.table} h ${log.where}) as total`,
   );
-  return { changes: page?.changes ?? [], total: Number(page?.total ?? 0) };
+  return { items: page?.items ?? [], total: Number(page?.total ?? 0) };
 }
