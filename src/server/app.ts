@@ -33,6 +33,7 @@ import { MESSAGE_SEND_PATH, messagingRoutes } from "./domains/messaging/routes";
 import { notificationsRoutes } from "./domains/notifications/routes";
 import { apiClientRoutes, oauthRoutes } from "./domains/oauth/routes";
 import { privacyAdminRoutes, privacyFamilyRoutes } from "./domains/privacy/routes";
+import { reportsRoutes } from "./domains/reports/routes";
 import { rewardsRoutes } from "./domains/rewards/routes";
 import { rosterAdminRoutes } from "./domains/rostering/admin-routes";
 import { ROSTER_IMPORT_PATH, rosterBulkRoutes } from "./domains/rostering/bulk/routes";
@@ -198,6 +199,7 @@ export function createApp(deps: AppDeps) {
     .route("/messaging", messagingRoutes(deps))
     .route("/admin", webhookRoutes(deps))
     .route("/tours", toursRoutes(deps))
+    .route("/reports", reportsRoutes(deps))
     .all("*", (c) => {
       const said = message("common:noApiRoute", { method: c.req.method, path: c.req.path });
       return c.json({ code: "not_found", message: translate(said, requestLanguage(c)) }, 404);

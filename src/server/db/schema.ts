@@ -14,6 +14,7 @@ export * from "../domains/messaging/schema";
 export * from "../domains/notifications/schema";
 export * from "../domains/oauth/schema";
 export * from "../domains/privacy/schema";
+export * from "../domains/reports/schema";
 export * from "../domains/rewards/schema";
 export * from "../domains/rostering/schema";
 export * from "../domains/surveys/schema";

@@ -156,6 +156,35 @@ export const dailyStudentMetrics = pgTable(
 );
 
 /**
+ * Each student's day in one row: the daily totals of every subject and app added up, with the XP
+ * of each subject (`{"Math": 35.5}`) for the daily goals. What reports over many students read: a
+ * district's month is a row per student and day instead of one per subject and app. Kept by
+ * triggers on the daily totals (migration 0033) that add each statement's change, so concurrent
+ * writers of one student's day never conflict; a day whose totals are all deleted goes too.
+ */
+export const studentDailyTotals = pgTable(
+  "student_daily_totals",
+  {
+    studentSourcedId: text("student_sourced_id").notNull(),
+    localDate: date("local_date").notNull(),
+    xp: numeric("xp", { precision: 14, scale: 2, mode: "number" }).notNull().default(0),
+    activeSeconds: integer("active_seconds").notNull().default(0),
+    wasteSeconds: integer("waste_seconds").notNull().default(0),
+    totalQuestions: integer("total_questions").notNull().default(0),
+    correctQuestions: integer("correct_questions").notNull().default(0),
+    masteredUnits: integer("mastered_units").notNull().default(0),
+    events: integer("events").notNull().default(0),
+    subjectXp: jsonb("subject_xp").notNull().default({}),
+    /** Daily-total rows added up here; at zero the row goes. */
+    metricRows: integer("metric_rows").notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ columns: [table.studentSourcedId, table.localDate] }),
+    index("student_daily_totals_day_idx").on(table.localDate),
+  ],
+);
+
+/**
  * Each student's XP per subject for their week (from Sunday), their month and all time, counted by
  * their own days: what leaderboards and weekly goals rank and measure, one row a student instead of
  * a row per day and app. Kept by triggers on the daily totals (migration 0019), so every writer of

@@ -1,7 +1,14 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 export type EmailStatus = "queued" | "sent" | "failed" | "kept";
+
+/** A file sent with a mail, kept in the file storage until the mail is pruned. */
+export interface EmailAttachment {
+  fileName: string;
+  contentType: string;
+  storageKey: string;
+}
 
 /**
  * Every email Dash writes, from every domain, before and after it is sent: the queue the sending
@@ -20,6 +27,7 @@ export const emailOutbox = pgTable(
     subject: text("subject").notNull(),
     textBody: text("text_body").notNull(),
     htmlBody: text("html_body"),
+    attachments: jsonb("attachments").$type<EmailAttachment[]>(),
     /** queued: waiting to be sent; sent; failed: gave up after retries; kept: no SMTP server, kept here. */
     status: text("status").$type<EmailStatus>().notNull().default("queued"),
     attempts: integer("attempts").notNull().default(0),
