@@ -6,6 +6,7 @@ import { defineIntegrityJobs } from "./domains/integrity/jobs";
 import { defineLeaderboardJobs } from "./domains/leaderboards/jobs";
 import { defineMessagingJobs } from "./domains/messaging/jobs";
 import { runDailyRetention } from "./domains/privacy/retention";
+import { defineReportJobs } from "./domains/reports/jobs";
 import { defineRewardJobs } from "./domains/rewards/jobs";
 import { defineSurveyJobs } from "./domains/surveys/jobs";
 import { defineWebhookJobs } from "./domains/webhooks/jobs";
@@ -111,6 +112,7 @@ export function createServerJobRunner({
   defineMessagingJobs(runner, domainDeps);
   defineWebhookJobs(runner, domainDeps);
   defineAnalyticsJobs(runner, domainDeps);
+  defineReportJobs(runner, domainDeps);
 
   // The quiet hour of the night: the embedded database's maintenance and backup run then.
   const quietHour = String(nightlyBackup?.hour ?? DEFAULT_QUIET_HOUR).padStart(2, "0");

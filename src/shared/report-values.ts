@@ -1,4 +1,11 @@
-import type { ReportUnit, ReportValue } from "./contracts/reports";
+import type { ReportColumn, ReportUnit, ReportValue } from "./contracts/reports";
+
+/** A column's heading with its unit, as "On task (min)"; a unit the heading already says is not repeated. */
+export function columnHeading(column: ReportColumn): string {
+  return column.unitLabel && !column.label.includes(column.unitLabel)
+    ? `${column.label} (${column.unitLabel})`
+    : column.label;
+}
 
 /**
  * A report's figure as a person reads it, the same on the page and in the PDF: XP with up to two

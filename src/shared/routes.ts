@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reportSearchSchema } from "./contracts/reports";
 import { WEBHOOK_DELIVERY_STATES, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from "./contracts/webhooks";
 import { DASH_ROLES, type DashRole } from "./roles";
 import {
@@ -48,6 +49,8 @@ export interface PageRoute {
   search?: z.ZodType<Record<string, unknown>>;
   /** Shown in the sidebar under this group, to roles that may open it. */
   nav?: NavGroup;
+  /** Shown in the sidebar only to these of them (a student's own report; others open it from their pages). */
+  navRoles?: readonly DashRole[];
 }
 
 export const NAV_GROUPS = [
@@ -68,6 +71,8 @@ const ADMIN: readonly DashRole[] = ["administrator"];
 const FAMILY: readonly DashRole[] = ["parent", "guardian"];
 const LEARNING: readonly DashRole[] = ["student", "teacher", "administrator"];
 const REVIEWERS: readonly DashRole[] = ["administrator", "teacher", "proctor"];
+/** A student's own learning, and whoever may see it: their family, their Guides, administrators. */
+const LEARNERS: readonly DashRole[] = ["student", "parent", "guardian", "teacher", "administrator"];
 
 const dateRange = () => ({ startDate: isoDate(), endDate: isoDate() });
 const listPaging = <const Sorts extends readonly [string, ...string[]]>(
@@ -109,6 +114,8 @@ export const searchSchemas = builtOnFirstUse({
       schoolId: text(),
       role: oneOf(["student", "teacher", "administrator"]),
     }),
+  /** Every report's filters (see the reports contract). */
+  report: () => reportSearchSchema,
   learningMetrics: () =>
     z.object({
       view: oneOf(["daily", "weekly", "monthly"]),
@@ -324,6 +331,7 @@ export const routes = [
     title: "Week report",
     summary: "The school's learning week in numbers.",
     access: ADMIN,
+    search: searchSchemas.report,
     nav: "Reports",
   },
   {
@@ -331,6 +339,7 @@ export const routes = [
     title: "Month report",
     summary: "The school's learning month in numbers.",
     access: ADMIN,
+    search: searchSchemas.report,
     nav: "Reports",
   },
   {
@@ -338,6 +347,7 @@ export const routes = [
     title: "Session report",
     summary: "Learning sessions across the school.",
     access: ADMIN,
+    search: searchSchemas.report,
     nav: "Reports",
   },
   {
@@ -366,6 +376,7 @@ export const routes = [
     title: "Student XP report",
     summary: "XP per student over a period.",
     access: ADMIN,
+    search: searchSchemas.report,
     nav: "Reports",
   },
   {
@@ -422,20 +433,24 @@ export const routes = [
     title: "Subject report",
     summary: "All students' progress by subject.",
     access: ADMIN,
+    search: searchSchemas.report,
     nav: "Reports",
   },
   {
     path: "/app/my-learning-report",
     title: "My learning report",
     summary: "Your learning over time: XP, mastery and goals.",
-    access: ["student"],
+    access: LEARNERS,
+    search: searchSchemas.report,
     nav: "Learning",
+    navRoles: ["student"],
   },
   {
     path: "/app/my-learning-report-2",
     title: "My learning report",
     summary: "Your learning over time, by subject and app.",
-    access: ["student"],
+    access: LEARNERS,
+    search: searchSchemas.report,
   },
   {
     path: "/app/my-children",
@@ -523,6 +538,7 @@ export const routes = [
     title: "Daily metrics",
     summary: "The school's learning day in numbers.",
     access: ADMIN,
+    search: searchSchemas.report,
     nav: "Reports",
   },
   {

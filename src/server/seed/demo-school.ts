@@ -44,6 +44,7 @@ import { seedDemoMessaging } from "./demo-messaging";
 import { seedDemoNotifications } from "./demo-notifications";
 import { seedDemoPlacements } from "./demo-placements";
 import { seedDemoPulse } from "./demo-pulse";
+import { seedDemoReportSchedules } from "./demo-report-schedules";
 import { seedDemoRewards } from "./demo-rewards";
 import { seedDemoSurveys } from "./demo-surveys";
 import { seedDemoTours } from "./demo-tours";
@@ -581,6 +582,7 @@ export async function seedDemoSchool(
   await seedDemoNotifications(db, today);
   await seedDemoAnalytics(db, today);
   await seedDemoWebhooks(db, today);
+  await seedDemoReportSchedules(db, today);
 }
 
 export async function isDatabaseEmpty(db: Database): Promise<boolean> {

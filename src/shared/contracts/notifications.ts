@@ -230,4 +230,6 @@ export interface OutboxPage {
 export interface OutboxMailDetail extends OutboxMail {
   text: string;
   hasHtml: boolean;
+  /** The names of the files sent with it. */
+  attachments: string[];
 }

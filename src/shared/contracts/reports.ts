@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { integerOr, isoDate, oneOfOr, text, textOr } from "../search";
+import { LANGUAGES } from "../languages";
+import { integerOr, isoDate, oneOf, oneOfOr, text, textOr } from "../search";
+import { invalid } from "../validation-messages";
 
 /**
  * Reports: each is a definition on the server (its filters, its query over the daily totals, its
@@ -41,6 +43,8 @@ export const REPORT_PAGE_SIZE = 50;
 export const REPORT_PREVIEW_ROWS = 100;
 /** The longest range a report covers. */
 export const MAX_REPORT_DAYS = 366;
+/** A learning session ends where a student's activity pauses this long or longer. */
+export const SESSION_GAP_MINUTES = 10;
 
 /**
  * A report's search, the same on its page and its API: a bad value falls back to its default, as
@@ -64,8 +68,11 @@ export const reportSearchSchema = z.object({
 });
 export type ReportSearch = z.output<typeof reportSearchSchema>;
 
-/** The CSV of one of a report's tables: the main one unless named. */
-export const reportCsvQuerySchema = reportSearchSchema.extend({ table: text() });
+/**
+ * A report's file: the CSV of one of its tables (the main one unless named) or the PDF, in the
+ * language the app shows (`lang`: a download link cannot send the app's Accept-Language).
+ */
+export const reportFileQuerySchema = reportSearchSchema.extend({ table: text(), lang: oneOf(LANGUAGES) });
 
 /**
  * What a figure measures, which says how it is written: XP with up to two decimals, minutes and
@@ -170,3 +177,91 @@ export const reportResponseSchema = z.object({ success: z.literal(true), data: r
 export const REPORT_FREQUENCIES = ["daily", "weekly", "monthly"] as const;
 export type ReportFrequency = (typeof REPORT_FREQUENCIES)[number];
 export const MAX_SCHEDULE_RECIPIENTS = 50;
+
+/** The reports a schedule may send: the administrators'. */
+export type AdminReportId = (typeof ADMIN_REPORT_IDS)[number];
+
+/** The filters a schedule keeps: a report's search without its dates and paging (each run covers its period). */
+export const SCHEDULE_FILTERS = [
+  "schoolId",
+  "grade",
+  "classId",
+  "guideId",
+  "subject",
+  "appKey",
+  "studentId",
+] as const satisfies readonly ReportFilter[];
+export type ScheduleFilter = (typeof SCHEDULE_FILTERS)[number];
+export type ScheduleFilters = Partial<Record<ScheduleFilter, string>>;
+
+const filterValue = z.string().trim().min(1).max(200).optional();
+/** Unknown keys (dates, paging, sorting) are dropped: a schedule's run sets its own period. */
+export const scheduleFiltersSchema = z.object({
+  schoolId: filterValue,
+  grade: filterValue,
+  classId: filterValue,
+  guideId: filterValue,
+  subject: filterValue,
+  appKey: filterValue,
+  studentId: filterValue,
+});
+
+const recipientIdsSchema = z
+  .array(z.string().trim().min(1).max(200))
+  .min(1)
+  .max(MAX_SCHEDULE_RECIPIENTS)
+  .transform((ids) => [...new Set(ids)]);
+
+/** POST /api/reports/schedules */
+export const createScheduleSchema = z.object({
+  reportId: z.enum(ADMIN_REPORT_IDS),
+  filters: scheduleFiltersSchema.default({}),
+  frequency: z.enum(REPORT_FREQUENCIES),
+  recipientIds: recipientIdsSchema,
+});
+export type CreateScheduleBody = z.input<typeof createScheduleSchema>;
+
+/** PATCH /api/reports/schedules/:id: what changes; the report stays. */
+export const updateScheduleSchema = z
+  .object({
+    filters: scheduleFiltersSchema.optional(),
+    frequency: z.enum(REPORT_FREQUENCIES).optional(),
+    recipientIds: recipientIdsSchema.optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: invalid("nothingToChange"),
+  });
+export type UpdateScheduleBody = z.input<typeof updateScheduleSchema>;
+
+/** GET /api/reports/schedules: all, or one report's. */
+export const scheduleListQuerySchema = z.object({ reportId: z.enum(ADMIN_REPORT_IDS).optional() });
+
+/** GET /api/reports/schedules/staff?q=: staff whose name or email holds `q`, to pick recipients. */
+export const staffSearchQuerySchema = z.object({ q: z.string().trim().max(100).default("") });
+
+export interface SchedulePerson {
+  id: string;
+  name: string;
+}
+
+export interface StaffMember extends SchedulePerson {
+  email: string | null;
+  /** "administrator" when they hold it, else "teacher": what their copy of a report covers. */
+  role: "administrator" | "teacher";
+}
+
+export interface ReportSchedule {
+  id: string;
+  reportId: ReportId;
+  reportTitle: string;
+  frequency: ReportFrequency;
+  filters: ScheduleFilters;
+  /** The filters in words, in the reader's language. */
+  applied: { label: string; value: string }[];
+  recipients: SchedulePerson[];
+  createdBy: SchedulePerson;
+  createdAt: string;
+  /** The first day of the last period sent, `yyyy-MM-dd`. */
+  lastPeriod: string | null;
+  lastSentAt: string | null;
+}

@@ -45,9 +45,11 @@ export async function outboxPage(
 
 /** One mail with its plain text, its links as the recipient reads them. */
 export async function outboxMail(db: Database, id: string, publicUrl: string): Promise<OutboxMailDetail> {
-  const [mail] = await queryJsonRows<OutboxMail & { text: string; hasHtml: boolean }>(
+  const [mail] = await queryJsonRows<OutboxMailDetail>(
     db,
-    sql`select ${MAIL_COLUMNS}, o.text_body as text, o.html_body is not null as "hasHtml"
+    sql`select ${MAIL_COLUMNS}, o.text_body as text, o.html_body is not null as "hasHtml",
+          coalesce((select jsonb_agg(a.file->>'fileName' order by a.at)
+            from jsonb_array_elements(o.attachments) with ordinality as a(file, at)), '[]'::jsonb) as attachments
         from email_outbox o where ${uuidEquals(sql`o.id`, id)}`,
   );
   if (!mail) throw new AppError("not_found", message("notifications:errors.mailNotFound"));

@@ -343,6 +343,24 @@ const removeAppCredentials: AnonymiseStep = async (context) => {
 };
 
 /**
+ * Scheduled reports: the person no longer gets any (a schedule left with no one is deleted), and
+ * a schedule of a report about them alone goes.
+ */
+const scrubReportSchedules: AnonymiseStep = async (context) => {
+  const { studentId } = context;
+  await run(
+    context,
+    sql`delete from report_schedules
+        where filters ->> 'studentId' = ${studentId} or recipient_ids = array[${studentId}]::text[]`,
+  );
+  await run(
+    context,
+    sql`update report_schedules set recipient_ids = array_remove(recipient_ids, ${studentId})
+        where recipient_ids @> array[${studentId}]::text[]`,
+  );
+};
+
+/**
  * Each domain's part, run in order in one transaction. Domains that keep more about students
  * (incident evidence and its files, survey answers, messages…) add their step here.
  */
@@ -361,6 +379,7 @@ export const ANONYMISE_STEPS: readonly AnonymiseStep[] = [
   scrubMessaging,
   scrubAthletics,
   removeAppCredentials,
+  scrubReportSchedules,
 ];
 
 const escapeRegex = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

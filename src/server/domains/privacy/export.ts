@@ -618,6 +618,19 @@ const CSV_FILES: readonly CsvFile[] = [
       from email_outbox where recipient_sourced_id = ${studentId} order by created_at, id`,
   },
   {
+    name: "report-schedules.csv",
+    description:
+      "Reports emailed on a schedule that the person set up, receives, or that are about them: the report, how often, its filters and the last period sent.",
+    columns: ["reportId", "frequency", "createdByThem", "sentToThem", "filters", "createdAt", "lastPeriod"],
+    query: (studentId) => sql`select report_id as "reportId", frequency,
+        created_by = ${studentId} as "createdByThem", recipient_ids @> array[${studentId}]::text[] as "sentToThem",
+        filters::text as filters, ${iso("created_at")} as "createdAt", last_period as "lastPeriod"
+      from report_schedules
+      where created_by = ${studentId} or recipient_ids @> array[${studentId}]::text[]
+        or filters ->> 'studentId' = ${studentId}
+      order by created_at, id`,
+  },
+  {
     name: "conversations.csv",
     description:
       "The conversations the student is in: who else is in each, when the student joined it and when they last read it.",

@@ -1,13 +1,9 @@
 import type { ReportResult, ReportTable, ReportValue } from "../../../shared/contracts/reports";
 import { csvLine } from "../../../shared/csv";
+import { columnHeading } from "../../../shared/report-values";
 
 /** Spreadsheet programs read a UTF-8 file as UTF-8 (accents, ñ) only when it starts with this mark. */
 const BYTE_ORDER_MARK = "\uFEFF";
-
-/** A heading with its unit, as "Minutes on task (min)". */
-function heading(column: ReportTable["columns"][number]): string {
-  return column.unitLabel ? `${column.label} (${column.unitLabel})` : column.label;
-}
 
 /** A value as a spreadsheet should read it: a share as a percent number, a trend as numbers with spaces. */
 function cell(value: ReportValue, unit: ReportTable["columns"][number]["unit"]): unknown {
@@ -19,7 +15,7 @@ function cell(value: ReportValue, unit: ReportTable["columns"][number]["unit"]):
 
 /** One table of a report as CSV lines: the headings the page shows, with units, then every row. */
 export function* reportCsv(table: ReportTable): Generator<string> {
-  yield BYTE_ORDER_MARK + csvLine(table.columns.map(heading));
+  yield BYTE_ORDER_MARK + csvLine(table.columns.map(columnHeading));
   for (const row of table.rows)
     yield csvLine(row.map((value, index) => cell(value, table.columns[index]?.unit ?? "text")));
 }

@@ -47,9 +47,18 @@ export interface ReportDefinition {
   build(context: ReportContext): Promise<ReportBody>;
 }
 
-const LOCALES: Record<Language, string> = { en: "en-US", es: "es" };
+/** The BCP 47 locale each language writes numbers and dates in (the PDF uses it too). */
+export const LOCALES: Record<Language, string> = { en: "en-US", es: "es" };
 
 export const reportsForbidden = () => new AppError("forbidden", message("reports:forbidden"));
+
+export interface RunOptions {
+  /**
+   * A schedule's mail to a Guide among its recipients: the administrator report is run for them
+   * too, over their own students only (each definition's population is the caller's reach).
+   */
+  scheduledDelivery?: boolean;
+}
 
 /** A report in full: every row of every table, the main one searched and sorted as asked. */
 export async function runReport(
@@ -59,8 +68,11 @@ export async function runReport(
   rawSearch: unknown,
   language: Language,
   now: Date,
+  options: RunOptions = {},
 ): Promise<ReportResult> {
-  if (definition.access === "administrator" && actor.activeRole !== "administrator") throw reportsForbidden();
+  const admitted =
+    actor.activeRole === "administrator" || (options.scheduledDelivery && actor.activeRole === "teacher");
+  if (definition.access === "administrator" && !admitted) throw reportsForbidden();
   const search = reportSearchSchema.parse(rawSearch ?? {});
   const t = (key: string, values?: Record<string, unknown>) =>
     translate(message(`reports:${key}`, values), language);

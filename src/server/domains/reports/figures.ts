@@ -78,7 +78,7 @@ function goalsMetSql(defaults: SubjectGoals, subject: string | undefined): SQL {
  * A student's days as rows of `student_daily_totals`: that table itself, or, for one subject or
  * app, the daily totals of that subject or app added up per day the same way.
  */
-function daysSource(filter: FigureFilter): SQL {
+export function daysSource(filter: FigureFilter): SQL {
   if (!filter.subject && !filter.appKey) return sql`student_daily_totals`;
   const conditions = [
     filter.subject ? sql`m.subject = ${filter.subject}` : null,
@@ -124,11 +124,17 @@ export interface PeriodFigures {
   goals: SubjectGoals;
 }
 
+/** The figures a line of the packed answers carries, after its key, in the order of FIELDS. */
+const SUMS = sql`count(*) filter (where t.active_seconds > 0 or t.events > 0), sum(t.xp), sum(t.active_seconds),
+  sum(t.waste_seconds), sum(t.total_questions), sum(t.correct_questions), sum(t.mastered_units),
+  count(*) filter (where t.goals_met)`;
+
 /**
- * The figures of the students a sub-query names over a period (and the one before it, for the
- * change), per student and per day, in one pass over their days: both groupings come from the
- * same rows (`grouping sets`), and the answer comes back as one string of numbers, far cheaper to
- * hand over than a row per student, from PGlite above all.
+ * The figures of the students a sub-query names over a period, per student and per day, and per
+ * student over the period before it (for the change). The period is read in one pass grouped both
+ * ways at once (`grouping sets`, hashed); the period before in a second, concurrent one. Answers
+ * come back as one string each (fields apart by the unit separator, lines by the record
+ * separator): far cheaper to hand over than a row per student, from PGlite above all.
  */
 export async function periodFigures(
   db: Database,
@@ -139,40 +145,35 @@ export async function periodFigures(
   filter: FigureFilter,
 ): Promise<PeriodFigures> {
   const goals = await schoolDailyGoals(db);
-  const from = previous ? previous.start : period.start;
   const goalsMet = goalsMetSql(goals, filter.subject);
-  const [row] = await queryRows<{ packed: string | null }>(
-    readDb,
-    sql`select string_agg(g.line, '\n') as packed from (
-        select concat_ws(' ', case when grouping(t.student_sourced_id) = 0 then 's' else 'd' end,
-          case when grouping(t.student_sourced_id) = 0 then t.student_sourced_id else (t.local_date - ${from}::date)::text end,
-          coalesce(t.in_period::int, 1), count(*), count(*) filter (where t.active_seconds > 0 or t.events > 0),
-          sum(t.xp), sum(t.active_seconds), sum(t.waste_seconds), sum(t.total_questions), sum(t.correct_questions),
-          sum(t.mastered_units), count(*) filter (where t.goals_met)) as line
-        from (select t.*, t.local_date >= ${period.start}::date as in_period, ${goalsMet} as goals_met
-          from ${daysSource(filter)} t
-          left join (select student_sourced_id, jsonb_object_agg(subject, daily_xp) as goals
-            from student_daily_goals group by 1) og on og.student_sourced_id = t.student_sourced_id
-          where t.student_sourced_id in (${studentIds}) and t.local_date between ${from}::date and ${period.end}::date) t
-        group by grouping sets ((t.student_sourced_id, t.in_period), (t.local_date))) g`,
-  );
+  const daysIn = (range: Range) => sql`(select t.*, ${goalsMet} as goals_met
+    from ${daysSource(filter)} t
+    left join (select student_sourced_id, jsonb_object_agg(subject, daily_xp) as goals
+      from student_daily_goals group by 1) og on og.student_sourced_id = t.student_sourced_id
+    where t.student_sourced_id in (${studentIds}) and t.local_date between ${range.start}::date and ${range.end}::date) t`;
+  const packed = (query: SQL) =>
+    queryRows<{ packed: string | null }>(
+      readDb,
+      sql`select string_agg(g.line, chr(30)) as packed from (${query}) g`,
+    ).then(([row]) => (row?.packed ? row.packed.split("\u001e").map((line) => line.split("\u001f")) : []));
+  const [periodLines, previousLines] = await Promise.all([
+    packed(sql`select concat_ws(chr(31), case when grouping(t.student_sourced_id) = 0 then 's' else 'd' end,
+        coalesce(t.student_sourced_id, (t.local_date - ${period.start}::date)::text), ${SUMS}) as line
+      from ${daysIn(period)} group by grouping sets ((t.student_sourced_id), (t.local_date))`),
+    previous
+      ? packed(sql`select concat_ws(chr(31), t.student_sourced_id, ${SUMS}) as line
+          from ${daysIn(previous)} group by t.student_sourced_id`)
+      : Promise.resolve([]),
+  ]);
   const current = new Map<string, Totals>();
-  const before = new Map<string, Totals>();
   const days = new Map<string, Totals & { students: number }>();
-  const dayAt = datesAfter(from);
-  for (const line of row?.packed ? row.packed.split("\n") : []) {
-    const parts = line.split(" ");
-    const [kind, key] = parts as [string, string];
-    // A student's id may hold spaces: the period flag, a count and the figures are the last ten parts.
-    const figures = totalsOf(parts, parts.length - 8);
-    if (kind === "d") {
-      const day = dayAt(Number(key));
-      if (day >= period.start) days.set(day, { ...figures, students: figures.daysLearned });
-      continue;
-    }
-    const id = parts.slice(1, parts.length - 10).join(" ");
-    (parts[parts.length - 10] === "1" ? current : before).set(id, figures);
+  const dayAt = datesAfter(period.start);
+  for (const [kind, key, ...figures] of periodLines) {
+    const totals = totalsOf(figures, 0);
+    if (kind === "s") current.set(key as string, totals);
+    else days.set(dayAt(Number(key)), { ...totals, students: totals.daysLearned });
   }
+  const before = new Map(previousLines.map((line) => [line[0] as string, totalsOf(line, 1)]));
   return { current, previous: before, days, goals };
 }
 

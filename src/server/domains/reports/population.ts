@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { ReportFilter, ReportOption, ReportSearch } from "../../../shared/contracts/reports";
+import type { ReportFilter, ReportOption } from "../../../shared/contracts/reports";
 import { queryRows } from "../../db/client";
 import { studentForbidden } from "../activity/metrics";
 import { studentIdsInReach, studentIdsOfClass, studentIdsOfGuide, studentIdsUnder } from "../rostering/scope";
@@ -51,26 +51,31 @@ export function studentsOfFilters(context: ReportContext, filters: readonly Repo
 
 /**
  * The students of a sub-query with their school, first grade and active classes, and those
- * classes with their Guides, in the order reports list people (family name, given name).
+ * classes with their Guides, in the order reports list people (family name, given name). The
+ * students come back as one string (fields apart by the unit separator, students by the record
+ * separator, class ids by the group separator): a district's 10,000 rows cost far less that way.
  */
 export async function reportStudents(
   context: ReportContext,
   ids: SQL,
 ): Promise<{ students: ReportStudent[]; classes: Map<string, ReportClass> }> {
-  const [students, classes] = await Promise.all([
-    queryRows<ReportStudent>(
+  const [[packed], classes] = await Promise.all([
+    queryRows<{ students: string | null }>(
       context.db,
-      sql`select u.sourced_id as id, concat_ws(' ', u.given_name, u.family_name) as name,
-          coalesce(u.grades[1], '') as grade, u.timezone, s.sourced_id as "schoolId", s.name as "schoolName",
-          coalesce((select array_agg(e.class_sourced_id order by e.class_sourced_id) from enrollments e
-            where e.user_sourced_id = u.sourced_id and e.role = 'student' and e.status = 'active'), '{}') as "classIds"
+      sql`select string_agg(concat_ws(chr(31), u.sourced_id, concat_ws(' ', u.given_name, u.family_name),
+            coalesce(u.grades[1], ''), u.timezone, coalesce(s.sourced_id, ''), coalesce(s.name, ''), coalesce(c.ids, '')),
+            chr(30) order by u.family_name, u.given_name, u.sourced_id) as students
         from users u
-        left join lateral (select o.sourced_id, o.name from orgs o
-          where o.type = 'school' and (o.sourced_id = u.primary_org_sourced_id or o.sourced_id in
-            (select r.org_sourced_id from user_roles r where r.user_sourced_id = u.sourced_id))
-          order by o.sourced_id = u.primary_org_sourced_id desc, o.name limit 1) s on true
-        where u.sourced_id in (${ids})
-        order by u.family_name, u.given_name, u.sourced_id`,
+        -- A student's school: their primary organisation when it is a school, else a school they have a role at.
+        left join orgs p on p.sourced_id = u.primary_org_sourced_id and p.type = 'school'
+        left join lateral (select p.sourced_id, p.name where p.sourced_id is not null
+          union all (select o.sourced_id, o.name from user_roles r join orgs o on o.sourced_id = r.org_sourced_id
+            where p.sourced_id is null and r.user_sourced_id = u.sourced_id and o.type = 'school' order by o.name limit 1)
+          limit 1) s on true
+        left join (select e.user_sourced_id, string_agg(e.class_sourced_id, chr(29) order by e.class_sourced_id) as ids
+          from enrollments e where e.role = 'student' and e.status = 'active' and e.user_sourced_id in (${ids})
+          group by 1) c on c.user_sourced_id = u.sourced_id
+        where u.sourced_id in (${ids})`,
     ),
     queryRows<ReportClass>(
       context.db,
@@ -84,6 +89,18 @@ export async function reportStudents(
         group by c.sourced_id, c.title, c.school_sourced_id`,
     ),
   ]);
+  const students = (packed?.students ? packed.students.split("\u001e") : []).map((line) => {
+    const [id, name, grade, timezone, schoolId, schoolName, classIds] = line.split("\u001f") as string[];
+    return {
+      id: id as string,
+      name: name as string,
+      grade: grade as string,
+      timezone: timezone as string,
+      schoolId: schoolId || null,
+      schoolName: schoolName || null,
+      classIds: classIds ? classIds.split("\u001d") : [],
+    };
+  });
   return { students, classes: new Map(classes.map((row) => [row.id, row])) };
 }
 

@@ -1,6 +1,12 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { reportCsvQuerySchema, reportIdSchema, reportSearchSchema } from "../../../shared/contracts/reports";
+import {
+  type ReportSearch,
+  reportFileQuerySchema,
+  reportIdSchema,
+  reportSearchSchema,
+} from "../../../shared/contracts/reports";
+import type { Language } from "../../../shared/languages";
 import { currentActor } from "../../lib/auth";
 import type { AppDeps, AppEnv } from "../../lib/context";
 import { csvDownload } from "../../lib/csv-download";
@@ -9,46 +15,50 @@ import { message } from "../../lib/i18n";
 import { readParams, readQuery, requestLanguage } from "../../lib/validation";
 import { reportCsv, reportFileName } from "./csv";
 import { REPORTS } from "./definitions";
-import { pageOfReport, type ReportDefinition, runReport } from "./engine";
+import { pageOfReport, runReport } from "./engine";
+import { reportPdf } from "./pdf";
+import { scheduleRoutes } from "./schedule-routes";
 
 const reportParamsSchema = z.object({ id: reportIdSchema });
 
-function definitionOf(id: z.infer<typeof reportIdSchema>): ReportDefinition {
-  const definition = REPORTS[id];
-  if (!definition) throw new AppError("not_found", message("reports:notFound"));
-  return definition;
-}
-
-export function reportsRoutes({ db, readDb, auth }: AppDeps) {
+export function reportsRoutes(deps: AppDeps) {
+  const { db, readDb, auth } = deps;
+  /** The report the address names, run for the caller with the address's filters. */
+  const reportOf = (c: Context<AppEnv>, search: ReportSearch, language: Language) =>
+    runReport(
+      { db, readDb },
+      REPORTS[readParams(c, reportParamsSchema).id],
+      currentActor(c),
+      search,
+      language,
+      auth.now(),
+    );
+  const fileRequest = (c: Context<AppEnv>) => {
+    const { table, lang, ...search } = readQuery(c, reportFileQuerySchema);
+    return { table, search, language: lang ?? requestLanguage(c) };
+  };
   return new Hono<AppEnv>()
+    .route("/schedules", scheduleRoutes(deps))
     .get("/:id", async (c) => {
-      const definition = definitionOf(readParams(c, reportParamsSchema).id);
       const search = readQuery(c, reportSearchSchema);
-      const result = await runReport(
-        { db, readDb },
-        definition,
-        currentActor(c),
-        search,
-        requestLanguage(c),
-        auth.now(),
-      );
+      const result = await reportOf(c, search, requestLanguage(c));
       return c.json({ success: true as const, data: pageOfReport(result, search) });
     })
     .get("/:id/csv", async (c) => {
-      const definition = definitionOf(readParams(c, reportParamsSchema).id);
-      const { table: tableKey, ...search } = readQuery(c, reportCsvQuerySchema);
-      const result = await runReport(
-        { db, readDb },
-        definition,
-        currentActor(c),
-        search,
-        requestLanguage(c),
-        auth.now(),
-      );
+      const { table: tableKey, search, language } = fileRequest(c);
+      const result = await reportOf(c, search, language);
       const table =
         result.tables.find((candidate) => (tableKey ? candidate.key === tableKey : candidate.main)) ??
         result.tables[0];
       if (!table) throw new AppError("not_found", message("reports:noTable"));
       return csvDownload(c, reportFileName(result, "csv", table), reportCsv(table));
+    })
+    .get("/:id/pdf", async (c) => {
+      const { search, language } = fileRequest(c);
+      const result = await reportOf(c, search, language);
+      return c.body(await reportPdf(result, language), 200, {
+        "Content-Type": "application/pdf",
+        "Content-Disposition": `attachment; filename="${reportFileName(result, "pdf")}"`,
+      });
     });
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/client";
 import { demoId } from "../../seed/demo-accounts";
 import { createTestApp, type TestApp } from "../../test/harness";
+import type { FileStorage } from "../storage";
 import { emailHtml, paragraphsHtml } from "./layout";
 import { appUrl, queueEmail } from "./mailer";
 import { MAX_SEND_ATTEMPTS } from "./sender";
@@ -27,6 +28,24 @@ async function outboxRow(t: TestApp, id: string) {
     sql`select status, attempts, last_error, message_id, sent_at::text from email_outbox where id = ${id}::uuid`,
   );
   return row;
+}
+
+/** The test app's storage, counting the files it holds that were put through it. */
+function trackedStorage(storage: FileStorage) {
+  const held = new Set<string>();
+  const tracked: FileStorage = {
+    ...storage,
+    put: async (input, options) => {
+      const stored = await storage.put(input, options);
+      held.add(stored.key);
+      return stored;
+    },
+    delete: async (key) => {
+      await storage.delete(key);
+      held.delete(key);
+    },
+  };
+  return { storage: tracked, held };
 }
 
 async function runSendJob(t: TestApp) {
@@ -93,6 +112,72 @@ describe("email through an SMTP server", () => {
       await queueEmail(t.db, mailTo("parent@dash.demo", "announcement", "Once", "once-key")),
     ).toBeTruthy();
     expect(await queueEmail(t.db, mailTo("parent@dash.demo", "announcement", "Once", "once-key"))).toBeNull();
+  });
+
+  it("sends attachments from the file storage, lists them in Sent email, and then deletes the files", async () => {
+    const csv = "\uFEFFName,XP\nAva,12.5\n";
+    const pdf = new TextEncoder().encode("%PDF-1.7\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n");
+    const withFiles = {
+      ...mailTo("guide@dash.demo", "report", "Week report"),
+      attachments: [
+        { fileName: "week-report.pdf", contentType: "application/pdf", content: pdf },
+        { fileName: "week-report.csv", contentType: "text/csv; charset=utf-8", content: csv },
+      ],
+    };
+    const { storage, held } = trackedStorage(t.storage);
+    const id = (await queueEmail(t.db, { ...withFiles, dedupeKey: "files-once" }, { storage })) as string;
+    expect(id).toBeTruthy();
+    const [queued] = await queryRows<{ attachments: { fileName: string; storageKey: string }[] }>(
+      t.db,
+      sql`select attachments from email_outbox where id = ${id}::uuid`,
+    );
+    const keys = (queued?.attachments ?? []).map((file) => file.storageKey);
+    expect(queued?.attachments.map((file) => file.fileName)).toEqual(["week-report.pdf", "week-report.csv"]);
+    for (const key of keys) expect(await t.storage.exists(key)).toBe(true);
+
+    // The same dedupe key again writes no mail and keeps no file.
+    expect(await queueEmail(t.db, { ...withFiles, dedupeKey: "files-once" }, { storage })).toBeNull();
+    expect([...held]).toEqual(keys);
+
+    await runSendJob(t);
+    const mail = receiver.mails.find((received) => received.subject === "Week report");
+    expect(mail?.attachments.map((file) => [file.fileName, file.contentType])).toEqual([
+      ["week-report.pdf", "application/pdf"],
+      ["week-report.csv", "text/csv"],
+    ]);
+    expect(mail?.attachments[0]?.content.equals(Buffer.from(pdf))).toBe(true);
+    expect(mail?.attachments[1]?.content.toString("utf8")).toBe(csv);
+    expect(mail?.text).toContain("See the week");
+    expect(await outboxRow(t, id)).toMatchObject({ status: "sent" });
+    for (const key of keys) expect(await t.storage.exists(key)).toBe(false);
+
+    const admin = await t.signIn("admin@dash.demo");
+    const response = await t.request(`/api/notifications/admin/outbox/${id}`, { cookie: admin });
+    expect(response.status).toBe(200);
+    const detail = (await response.json()) as { data?: { attachments: string[] }; attachments?: string[] };
+    expect((detail.data ?? detail).attachments).toEqual(["week-report.pdf", "week-report.csv"]);
+  });
+
+  it("refuses an attachment of a kind mail does not carry, and keeps no file of it", async () => {
+    const { storage, held } = trackedStorage(t.storage);
+    await expect(
+      queueEmail(
+        t.db,
+        {
+          ...mailTo("guide@dash.demo", "report", "Bad file"),
+          attachments: [
+            {
+              fileName: "a.pdf",
+              contentType: "application/pdf",
+              content: new TextEncoder().encode("%PDF-1.7\n"),
+            },
+            { fileName: "b.html", contentType: "text/html", content: "<p>hi</p>" },
+          ],
+        },
+        { storage },
+      ),
+    ).rejects.toThrow();
+    expect(held.size).toBe(0);
   });
 
   it("follows the notification type's default: a student is not emailed, a family is", async () => {

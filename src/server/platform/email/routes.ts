@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { isNotificationType } from "../../../shared/contracts/notifications";
 import type { Language } from "../../../shared/languages";
 import { queryRows } from "../../db/client";
 import { languageOfSql } from "../../domains/notifications/choices";
@@ -9,6 +8,7 @@ import type { AppDeps, AppEnv } from "../../lib/context";
 import { message, translate } from "../../lib/i18n";
 import { requestLanguage } from "../../lib/validation";
 import { escapeHtml } from "./layout";
+import { isNamedCategory } from "./mailer";
 import { MAX_TOKEN_LENGTH, readUnsubscribeToken, type UnsubscribeTarget, unsubscribe } from "./unsubscribe";
 
 export const UNSUBSCRIBE_PATH = "/api/email/unsubscribe";
@@ -79,7 +79,7 @@ export function emailPublicRoutes(deps: AppDeps) {
 }
 
 function sayer(language: Language, target: UnsubscribeTarget, address: string | null) {
-  const category = isNotificationType(target.category)
+  const category = isNamedCategory(target.category)
     ? translate(message(`notifications:categories.${target.category}`), language)
     : translate(message("notifications:categories.other", { category: target.category }), language);
   return (key: string) =>

@@ -8,7 +8,10 @@ import type { Env } from "../../env";
 import { message, translate } from "../../lib/i18n";
 import type { Logger } from "../../lib/logger";
 import type { SecretBox } from "../../lib/secret-box";
+import type { FileStorage } from "../storage";
 import { escapeHtml, resolveAppUrls, withFooterHtml } from "./layout";
+import { deleteAttachments } from "./mailer";
+import type { EmailAttachment } from "./schema";
 import { unsubscribeToken } from "./unsubscribe";
 
 /**
@@ -29,6 +32,8 @@ export interface EmailSenderDeps {
   db: Database;
   env: Pick<Env, "SMTP_URL" | "MAIL_FROM" | "PUBLIC_URL">;
   secretBox: SecretBox;
+  /** Where mails' attachments are kept until they are sent. */
+  storage: FileStorage;
   logger: Logger;
   now: () => Date;
 }
@@ -42,6 +47,7 @@ interface ClaimedMail {
   text_body: string;
   html_body: string | null;
   attempts: number;
+  attachments: EmailAttachment[] | null;
   language: Language;
 }
 
@@ -59,7 +65,7 @@ export interface SendRun {
  * due time. Without SMTP_URL mail is kept in the outbox for administrators to read.
  */
 export function createEmailSender(deps: EmailSenderDeps) {
-  const { db, env, logger, now } = deps;
+  const { db, env, storage, logger, now } = deps;
   let transporter: Transporter | null = null;
 
   const transport = (url: string) => {
@@ -72,10 +78,15 @@ export function createEmailSender(deps: EmailSenderDeps) {
     return transporter;
   };
 
+  /** Kept mail is read in the outbox, without its files: those (children's names in a report) are not kept. */
   async function keepAll(): Promise<number> {
-    const kept = await queryRows<{ id: string }>(
+    const kept = await queryRows<{ id: string; attachments: EmailAttachment[] | null }>(
       db,
-      sql`update email_outbox set status = 'kept' where status = 'queued' returning id`,
+      sql`update email_outbox set status = 'kept' where status = 'queued' returning id, attachments`,
+    );
+    await deleteAttachments(
+      storage,
+      kept.flatMap((mail) => mail.attachments ?? []),
     );
     return kept.length;
   }
@@ -96,10 +107,11 @@ export function createEmailSender(deps: EmailSenderDeps) {
               order by created_at
               limit ${BATCH_SIZE}
               for update skip locked)
-            returning id, recipient_sourced_id, to_address, category, subject, text_body, html_body, attempts
+            returning id, recipient_sourced_id, to_address, category, subject, text_body, html_body, attempts,
+              attachments
           )
           select c.id, c.recipient_sourced_id as recipient_id, c.to_address, c.category, c.subject,
-            c.text_body, c.html_body, c.attempts,
+            c.text_body, c.html_body, c.attempts, c.attachments,
             case when c.recipient_sourced_id is null then 'en' else ${languageOfSql(sql`c.recipient_sourced_id`)} end as language
           from claimed c`,
     );
@@ -114,6 +126,7 @@ export function createEmailSender(deps: EmailSenderDeps) {
         subject: mail.subject,
         text: content.text,
         ...(content.html ? { html: content.html } : {}),
+        attachments: await attachmentsOf(mail),
         headers: content.unsubscribeUrl
           ? {
               "List-Unsubscribe": `<${content.unsubscribeUrl}>`,
@@ -126,6 +139,8 @@ export function createEmailSender(deps: EmailSenderDeps) {
               message_id = ${info.messageId ?? null}, last_error = null
             where id = ${mail.id}::uuid`,
       );
+      // Sent files (a report's PDF holds children's names) are not kept: the outbox keeps their names.
+      await deleteAttachments(storage, mail.attachments ?? []);
       return "sent";
     } catch (error) {
       const reason = String(error instanceof Error ? error.message : error).slice(0, 1_000);
@@ -134,6 +149,7 @@ export function createEmailSender(deps: EmailSenderDeps) {
         sql`update email_outbox set last_error = ${reason}, status = ${gaveUp ? "failed" : "queued"}
             where id = ${mail.id}::uuid`,
       );
+      if (gaveUp) await deleteAttachments(storage, mail.attachments ?? []);
       logger.warn(gaveUp ? "email failed" : "email will be retried", {
         mailId: mail.id,
         attempt: mail.attempts,
@@ -141,6 +157,19 @@ export function createEmailSender(deps: EmailSenderDeps) {
       });
       return gaveUp ? "failed" : "retrying";
     }
+  }
+
+  /** A mail's files read from the storage; one that is gone fails the attempt. */
+  async function attachmentsOf(mail: ClaimedMail) {
+    return Promise.all(
+      (mail.attachments ?? []).map(async (file) => {
+        const stored = await storage.get(file.storageKey);
+        if (!stored) throw new Error(`The attachment ${file.fileName} is missing from the file storage`);
+        const chunks: Buffer[] = [];
+        for await (const chunk of stored.body) chunks.push(Buffer.from(chunk));
+        return { filename: file.fileName, contentType: file.contentType, content: Buffer.concat(chunks) };
+      }),
+    );
   }
 
   /** Sends what is due now, batch after batch, until nothing is due or `signal` stops it. */

@@ -9,6 +9,8 @@ export interface ReceivedMail {
   subject: string;
   text: string | null;
   html: string | null;
+  /** The files sent with it, their bytes decoded. */
+  attachments: { fileName: string; contentType: string; content: Buffer }[];
   raw: string;
 }
 
@@ -59,6 +61,12 @@ function splitEntity(raw: string): { headers: Map<string, string>; body: string 
   return { headers, body };
 }
 
+function decodeBytes(body: string, encoding: string | undefined): Buffer {
+  return encoding?.toLowerCase() === "base64"
+    ? Buffer.from(body.replace(/\s+/g, ""), "base64")
+    : Buffer.from(decodeBody(body, encoding), "utf8");
+}
+
 function decodeBody(body: string, encoding: string | undefined): string {
   switch (encoding?.toLowerCase()) {
     case "base64":
@@ -88,9 +96,10 @@ function decodeWords(value: string): string {
     );
 }
 
-function readMime(raw: string): Pick<ReceivedMail, "headers" | "subject" | "text" | "html"> {
+function readMime(raw: string): Pick<ReceivedMail, "headers" | "subject" | "text" | "html" | "attachments"> {
   const { headers, body } = splitEntity(raw);
   const parts: { type: string; content: string }[] = [];
+  const attachments: ReceivedMail["attachments"] = [];
   const collect = (entityHeaders: Map<string, string>, entityBody: string) => {
     const type = entityHeaders.get("content-type") ?? "text/plain";
     const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
@@ -100,6 +109,16 @@ function readMime(raw: string): Pick<ReceivedMail, "headers" | "subject" | "text
         const entity = splitEntity(section.replace(/^\r?\n/, ""));
         collect(entity.headers, entity.body);
       }
+      return;
+    }
+    const disposition = entityHeaders.get("content-disposition") ?? "";
+    if (disposition.toLowerCase().startsWith("attachment")) {
+      const name = /filename\*?=(?:utf-8'')?"?([^";]+)"?/i.exec(disposition)?.[1] ?? "";
+      attachments.push({
+        fileName: decodeWords(decodeURIComponent(name)),
+        contentType: type.split(";")[0]?.trim().toLowerCase() ?? "",
+        content: decodeBytes(entityBody, entityHeaders.get("content-transfer-encoding")),
+      });
       return;
     }
     parts.push({
@@ -113,5 +132,6 @@ function readMime(raw: string): Pick<ReceivedMail, "headers" | "subject" | "text
     subject: decodeWords(headers.get("subject") ?? ""),
     text: parts.find((part) => part.type === "text/plain")?.content ?? null,
     html: parts.find((part) => part.type === "text/html")?.content ?? null,
+    attachments,
   };
 }

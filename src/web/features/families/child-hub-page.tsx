@@ -4,6 +4,7 @@ import {
   BarChart3,
   BookOpen,
   Download,
+  FileText,
   Footprints,
   HandCoins,
   LineChart,
@@ -142,6 +143,11 @@ function ChildPages({ child }: { child: ChildOverview }) {
   const name = firstNameOf(child);
   const pages: { key: string; icon: LucideIcon; link: LinkProps }[] = [
     { key: "progress", icon: TrendingUp, link: { to: "/app/children-progress", search: { childId } } },
+    {
+      key: "report",
+      icon: FileText,
+      link: { to: "/app/my-learning-report", search: { studentId: childId } as never },
+    },
     { key: "map", icon: LineChart, link: { to: "/app/parent-map-growth", search: { childId } } },
     { key: "emporium", icon: ShoppingBag, link: { to: "/app/parent-emporium", search: { childId } } },
     { key: "payout", icon: HandCoins, link: { to: "/app/child/$childId/payout", params: { childId } } },

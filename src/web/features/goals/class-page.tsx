@@ -273,6 +273,14 @@ function StudentLinks({ student }: { student: ClassStudent }) {
         {t("class.metrics")}
       </Link>
       <Link
+        to="/app/my-learning-report"
+        search={{ studentId: student.id }}
+        aria-label={t("class.reportLabel", { name: student.name })}
+        className={LINK_CLASS}
+      >
+        {t("class.report")}
+      </Link>
+      <Link
         to="/app/goals"
         search={{ studentId: student.id }}
         aria-label={t("class.goalsLabel", { name: student.name })}

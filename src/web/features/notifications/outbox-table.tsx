@@ -41,7 +41,9 @@ export function OutboxTable() {
     outboxQuery({ offset, limit: PAGE_SIZE, ...(status && { status }), ...(search && { search }) }),
   );
   const kindOf = (category: string) =>
-    isNotificationType(category) ? t(`types.${category}.name`) : category;
+    isNotificationType(category)
+      ? t(`types.${category}.name`)
+      : t(`outbox.kinds.${category}`, { defaultValue: category });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -209,6 +211,19 @@ function MailDialog({ mail, kind, onClose }: { mail: OutboxMail; kind: string; o
           </section>
           {detail.data.hasHtml && (
             <p className="mt-2 text-xs text-slate-600 dark:text-slate-300">{t("outbox.hasHtml")}</p>
+          )}
+          {detail.data.attachments.length > 0 && (
+            <>
+              <h3 className="mt-4 text-sm font-semibold">{t("outbox.attachments")}</h3>
+              <ul className="mt-1 list-disc pl-5 text-sm">
+                {detail.data.attachments.map((name, index) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: two files of a mail may share a name
+                  <li key={index} className="break-words">
+                    {name}
+                  </li>
+                ))}
+              </ul>
+            </>
           )}
         </>
       )}

@@ -88,7 +88,12 @@ function navigationFor(auth: AuthState, isLocked: boolean) {
   return NAV_GROUPS.map((group) => ({
     group,
     links: (routes as readonly PageRoute[])
-      .filter((route) => route.nav === group && decideAccess(route, subject).allowed)
+      .filter(
+        (route) =>
+          route.nav === group &&
+          decideAccess(route, subject).allowed &&
+          (!route.navRoles || (auth.activeRole !== null && route.navRoles.includes(auth.activeRole))),
+      )
       .map((route) => ({
         to: route.path === "/app/" ? "/app" : route.path.replace(/\/$/, ""),
         path: route.path,

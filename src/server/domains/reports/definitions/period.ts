@@ -36,7 +36,7 @@ const FILTERS: readonly ReportFilter[] = [
 ];
 
 /** The last day before today that is a weekday: on a Monday, Friday. */
-function lastSchoolDayBefore(today: string): string {
+export function lastSchoolDayBefore(today: string): string {
   let day = addDays(today, -1);
   while (!isWeekday(day)) day = addDays(day, -1);
   return day;
