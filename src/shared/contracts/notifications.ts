@@ -180,6 +180,8 @@ export interface NotificationPreferences {
   choosesDigestDay: boolean;
   /** The caller's email address, where mail goes; null when Dash has none. */
   email: string | null;
+  /** Kinds of mail that are no notification type (scheduled reports, announcements) the caller stopped. */
+  stoppedMail: string[];
 }
 
 /** PUT /api/notifications/preferences: every part optional; what is left out stays as it was. */
@@ -191,6 +193,8 @@ export const updatePreferencesSchema = z.strictObject({
   timeZone: timeZoneSchema.optional(),
   language: z.enum(LANGUAGES).nullable().optional(),
   digestDay: z.number().int().min(0).max(6).nullable().optional(),
+  /** Kinds of mail stopped through an unsubscribe link, to be sent again. */
+  resumeMail: z.array(z.string().trim().min(1).max(60)).max(20).optional(),
 });
 export type UpdatePreferencesBody = z.infer<typeof updatePreferencesSchema>;
 

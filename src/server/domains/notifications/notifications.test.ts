@@ -227,6 +227,25 @@ describe("the bell", () => {
 });
 
 describe("preferences", () => {
+  it("list the kinds of mail an unsubscribe link stopped, and send them again when asked", async () => {
+    await t.db.execute(sql`insert into notification_preferences (user_sourced_id, type, in_app, email, updated_at)
+      values (${GUIDE}, 'report', false, false, now())`);
+    const stopped = (await call("guide", "/notifications/preferences")).body as NotificationPreferences;
+    expect(stopped.stoppedMail).toEqual(["report"]);
+    const resumed = await call("guide", "/notifications/preferences", {
+      method: "PUT",
+      json: { resumeMail: ["report", "message.received"] },
+    });
+    expect(resumed.status).toBe(200);
+    expect((resumed.body as NotificationPreferences).stoppedMail).toEqual([]);
+    // A notification type's choice is not forgotten that way.
+    const [row] = await queryRows<{ n: number }>(
+      t.db,
+      sql`select count(*)::int as n from notification_preferences where user_sourced_id = ${GUIDE} and type = 'report'`,
+    );
+    expect(row?.n).toBe(0);
+  });
+
   it("answer a parent's types with their choices, time zone, language and digest day", async () => {
     const { status, body } = await call("parent", "/notifications/preferences");
     expect(status).toBe(200);

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   DIGEST_DAY_ROLES,
+  isNotificationType,
   NOTIFICATION_TYPE_DEFINITIONS,
   type NotificationPreferences,
   type NotificationType,
@@ -67,6 +68,9 @@ export async function preferencesOf(db: Database, owner: PreferencesOwner): Prom
     digestDay: choosesDigestDay(owner.roles) ? row.digest_day : null,
     choosesDigestDay: choosesDigestDay(owner.roles),
     email: row.email,
+    stoppedMail: chosen
+      .filter((choice) => !isNotificationType(choice.type) && !choice.email)
+      .map((choice) => choice.type),
   };
 }
 
@@ -98,6 +102,12 @@ export async function updatePreferences(
             from jsonb_to_recordset(${JSON.stringify(choices)}::jsonb) as c(type text, "inApp" boolean, email boolean)
             on conflict (user_sourced_id, type) do update
               set in_app = excluded.in_app, email = excluded.email, updated_at = excluded.updated_at`,
+      );
+    // Mail that is no notification type is sent unless stopped: forgetting the stop sends it again.
+    const resumed = (changes.resumeMail ?? []).filter((category) => !isNotificationType(category));
+    if (resumed.length)
+      await tx.execute(
+        sql`delete from notification_preferences where user_sourced_id = ${owner.userId} and type in ${resumed}`,
       );
     if (changes.timeZone !== undefined)
       await tx.execute(

@@ -27,6 +27,8 @@ interface Draft {
   timeZone: string;
   language: Language | null;
   digestDay: number | null;
+  /** Stopped kinds of mail to send again. */
+  resumeMail: string[];
 }
 
 function draftOf(preferences: NotificationPreferences): Draft {
@@ -37,6 +39,7 @@ function draftOf(preferences: NotificationPreferences): Draft {
     timeZone: preferences.timeZone,
     language: preferences.language,
     digestDay: preferences.digestDay,
+    resumeMail: [],
   };
 }
 
@@ -54,6 +57,7 @@ function changesOf(saved: Draft, draft: Draft, canChooseTimeZone: boolean): Upda
     ...(canChooseTimeZone && draft.timeZone !== saved.timeZone && { timeZone: draft.timeZone }),
     ...(draft.language !== saved.language && { language: draft.language }),
     ...(draft.digestDay !== saved.digestDay && { digestDay: draft.digestDay }),
+    ...(draft.resumeMail.length > 0 && { resumeMail: draft.resumeMail }),
   };
 }
 
@@ -195,6 +199,36 @@ function PreferencesForm({
                 ...[1, 2, 3, 4, 5, 6, 0].map((day) => ({ value: String(day), label: t(`weekdays.${day}`) })),
               ]}
             />
+          </Card>
+        )}
+        {preferences.stoppedMail.length > 0 && (
+          <Card>
+            <h2 className="text-lg font-bold">{t("preferences.stopped.title")}</h2>
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t("preferences.stopped.hint")}</p>
+            <ul className="mt-4 space-y-2">
+              {preferences.stoppedMail.map((category) => (
+                <li key={category}>
+                  <label className="flex items-center gap-2">
+                    <input
+                      type="checkbox"
+                      className="size-5"
+                      checked={draft.resumeMail.includes(category)}
+                      onChange={(event) =>
+                        setDraft((current) => ({
+                          ...current,
+                          resumeMail: event.target.checked
+                            ? [...current.resumeMail, category]
+                            : current.resumeMail.filter((entry) => entry !== category),
+                        }))
+                      }
+                    />
+                    {t("preferences.stopped.resume", {
+                      kind: t(`preferences.stopped.kinds.${category}`, { defaultValue: category }),
+                    })}
+                  </label>
+                </li>
+              ))}
+            </ul>
           </Card>
         )}
       </fieldset>

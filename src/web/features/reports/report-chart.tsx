@@ -111,7 +111,7 @@ export function Sparkline({ values, label }: { values: number[]; label: string }
       aria-label={label}
       width={width}
       height={height}
-      className="text-brand-600 dark:text-brand-400"
+      className="text-brand-600 dark:text-brand-500"
     >
       <polyline points={points} fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" />
     </svg>

@@ -102,7 +102,7 @@ function ReportFilters({
   return (
     // Open on a wide screen; on a phone the filters fold away under their summary.
     <details open={window.matchMedia("(min-width: 640px)").matches} className="group">
-      <summary className="cursor-pointer rounded-lg py-1 text-sm font-semibold text-brand-700 dark:text-brand-300">
+      <summary className="cursor-pointer rounded-lg py-1 text-sm font-semibold text-brand-700 dark:text-brand-100">
         {t("filtersSummary", { count: chosen })}
       </summary>
       <Card className="mt-2">
@@ -241,7 +241,7 @@ function ReportBody({
           <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
             <h2 className="text-lg font-bold">{table.title}</h2>
             <div className="flex flex-wrap items-end gap-2">
-              {table === main && (
+              {table === main && table.columns.some((column) => column.unit === "text") && (
                 <TextField
                   type="search"
                   label={t("searchTable")}
@@ -253,7 +253,7 @@ function ReportBody({
               <a
                 href={reportDownload(report.id, "csv", search, table.key)}
                 download
-                className="inline-flex items-center gap-1 py-2 text-sm font-semibold text-brand-700 underline-offset-2 hover:underline dark:text-brand-300"
+                className="inline-flex items-center gap-1 py-2 text-sm font-semibold text-brand-700 underline-offset-2 hover:underline dark:text-brand-100"
               >
                 <FileSpreadsheet aria-hidden="true" className="size-4" />
                 {t("tableCsv", { table: table.title })}

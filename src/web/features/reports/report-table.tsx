@@ -112,7 +112,7 @@ export function ReportTableView({
                         <Link
                           to="/app/my-learning-report"
                           search={{ studentId }}
-                          className="text-brand-700 underline-offset-2 hover:underline dark:text-brand-300"
+                          className="text-brand-700 underline-offset-2 hover:underline dark:text-brand-100"
                         >
                           <Cell value={row[at] ?? null} column={column} locale={locale} />
                         </Link>

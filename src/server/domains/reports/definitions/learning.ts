@@ -159,9 +159,15 @@ const accuracyOf = (sum: Sum) => (sum.questions > 0 ? sum.correct / sum.question
 
 /** What both learning reports read: the student, their days, and the days every goal was met. */
 async function learningOf(context: ReportContext) {
-  const range = rangeOf(context);
-  const learner = await learnerOf(context, range);
-  const rows = await daysOf(context, learner.id, range);
+  const asked = rangeOf(context);
+  const learner = await learnerOf(context, asked);
+  const rows = await daysOf(context, learner.id, asked);
+  // Unless asked for a start, the report starts with the week of the first learning in it.
+  const first = rows[0]?.day;
+  const range =
+    !context.search.startDate && first && weekStartOf(first) > asked.start
+      ? { ...asked, start: weekStartOf(first) }
+      : asked;
   const xpByDay = new Map<string, Record<string, number>>();
   for (const row of rows) {
     const day = xpByDay.get(row.day) ?? {};
