@@ -175,12 +175,48 @@ export const studentDailyTotals = pgTable(
     masteredUnits: integer("mastered_units").notNull().default(0),
     events: integer("events").notNull().default(0),
     subjectXp: jsonb("subject_xp").notNull().default({}),
+    /**
+     * Whether the day met every daily goal, as the goals stand (`daily_goals_met`, the goals
+     * domain's rule in SQL): kept when the day's totals change and when a student's or the
+     * school's goals change (migration 0034).
+     */
+    goalsMet: boolean("goals_met").notNull().default(false),
     /** Daily-total rows added up here; at zero the row goes. */
     metricRows: integer("metric_rows").notNull().default(0),
   },
   (table) => [
     primaryKey({ columns: [table.studentSourcedId, table.localDate] }),
     index("student_daily_totals_day_idx").on(table.localDate),
+  ],
+);
+
+/**
+ * Each student's week (from Sunday) and month added up from their days: what the week and month
+ * reports read for a whole district, a row per student instead of one per day. Kept by triggers
+ * on `student_daily_totals` (migration 0034) that add each change, as that table is kept.
+ */
+export const studentPeriodTotals = pgTable(
+  "student_period_totals",
+  {
+    studentSourcedId: text("student_sourced_id").notNull(),
+    /** `week` or `month`. */
+    period: text("period").notNull(),
+    startsOn: date("starts_on").notNull(),
+    /** Days added up here; at zero the row goes. */
+    days: integer("days").notNull().default(0),
+    /** Days with time on task or an event. */
+    daysLearned: integer("days_learned").notNull().default(0),
+    goalDays: integer("goal_days").notNull().default(0),
+    xp: numeric("xp", { precision: 14, scale: 2, mode: "number" }).notNull().default(0),
+    activeSeconds: integer("active_seconds").notNull().default(0),
+    wasteSeconds: integer("waste_seconds").notNull().default(0),
+    totalQuestions: integer("total_questions").notNull().default(0),
+    correctQuestions: integer("correct_questions").notNull().default(0),
+    masteredUnits: integer("mastered_units").notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ columns: [table.studentSourcedId, table.period, table.startsOn] }),
+    index("student_period_totals_period_idx").on(table.period, table.startsOn),
   ],
 );
 

@@ -1,4 +1,4 @@
-import type { ReportChart } from "../../../shared/contracts/reports";
+import type { ReportChart, ReportUnit } from "../../../shared/contracts/reports";
 import { formatReportValue } from "../../../shared/report-values";
 
 /**
@@ -52,20 +52,34 @@ function round(value: number): number {
 
 /**
  * Round ticks from the lowest to the highest value, zero included: steps of 1, 2, 2.5 or 5 times a
- * power of ten, about `count` of them.
+ * power of ten, about `count` of them, never finer than the unit is written (a count in whole
+ * numbers: no tick of 0.5 written "1").
  */
-export function niceTicks(low: number, high: number, count = 4): number[] {
+export function niceTicks(low: number, high: number, count = 4, minimumStep = 1): number[] {
   const bottom = Math.min(0, low);
   const top = Math.max(0, high);
-  const span = top - bottom || 1;
+  const span = top - bottom || Math.max(1, minimumStep * count);
   const rough = span / count;
   const power = 10 ** Math.floor(Math.log10(rough));
-  const step = ([1, 2, 2.5, 5, 10].find((factor) => factor * power >= rough) ?? 10) * power;
+  const step = Math.max(
+    minimumStep,
+    ([1, 2, 2.5, 5, 10].find((factor) => factor * power >= rough) ?? 10) * power,
+  );
   const ticks: number[] = [];
-  for (let tick = Math.floor(bottom / step) * step; tick < top + step / 2; tick += step)
+  for (
+    let tick = Math.floor(bottom / step) * step;
+    ticks.length === 0 || (ticks.at(-1) ?? 0) < bottom + span;
+    tick += step
+  )
     ticks.push(Math.round(tick / step) * step);
-  if ((ticks.at(-1) ?? 0) < top) ticks.push((ticks.at(-1) ?? 0) + step);
   return ticks.length > 1 ? ticks : [0, step];
+}
+
+/** The finest tick each unit is written with (formatReportValue's decimals). */
+function finestStep(unit: ReportUnit): number {
+  if (unit === "xp" || unit === "percent") return 0.01;
+  if (unit === "hours" || unit === "xpPerHour") return 0.1;
+  return 1;
 }
 
 /**
@@ -80,7 +94,7 @@ export function labelStep(labels: readonly string[], slotWidth: number, size = L
 export function chartSvg(chart: ReportChart, options: ChartSvgOptions): string {
   const { width, height, locale } = options;
   const values = chart.series.flatMap((series) => series.values.filter((value) => value !== null));
-  const ticks = niceTicks(Math.min(0, ...values), Math.max(0, ...values));
+  const ticks = niceTicks(Math.min(0, ...values), Math.max(0, ...values), 4, finestStep(chart.unit));
   const tickLabels = ticks.map((tick) => formatReportValue(tick, chart.unit, locale));
   const legend = chart.series.length > 1;
 

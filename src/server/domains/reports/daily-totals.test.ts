@@ -37,6 +37,37 @@ async function mismatches() {
   );
 }
 
+/** Every kept week and month that differs from the days it adds up (none when the triggers keep up). */
+async function periodMismatches() {
+  return queryRows<{ student: string; period: string; starts: string }>(
+    t.db,
+    sql`with summed as (
+        select t.student_sourced_id, k.period, k.starts_on, count(*)::int as n,
+          count(*) filter (where t.active_seconds > 0 or t.events > 0)::int as l, count(*) filter (where t.goals_met)::int as g,
+          sum(t.xp) as xp, sum(t.active_seconds)::int as a, sum(t.waste_seconds)::int as w,
+          sum(t.total_questions)::int as q, sum(t.correct_questions)::int as c, sum(t.mastered_units)::int as m
+        from student_daily_totals t cross join lateral (values ('week', t.local_date - extract(dow from t.local_date)::int),
+          ('month', date_trunc('month', t.local_date)::date)) k (period, starts_on)
+        group by 1, 2, 3)
+      select coalesce(p.student_sourced_id, s.student_sourced_id) as student, coalesce(p.period, s.period) as period,
+        coalesce(p.starts_on, s.starts_on)::text as starts
+      from student_period_totals p
+      full join summed s on s.student_sourced_id = p.student_sourced_id and s.period = p.period and s.starts_on = p.starts_on
+      where p.student_sourced_id is null or s.student_sourced_id is null or p.days <> s.n or p.days_learned <> s.l
+        or p.goal_days <> s.g or p.xp <> s.xp or p.active_seconds <> s.a or p.waste_seconds <> s.w
+        or p.total_questions <> s.q or p.correct_questions <> s.c or p.mastered_units <> s.m`,
+  );
+}
+
+/** Days whose goal flag is not what the rule says under the goals as they stand. */
+async function staleGoalFlags() {
+  return queryRows<{ student: string }>(
+    t.db,
+    sql`select student_sourced_id as student from student_daily_totals
+      where goals_met <> daily_goals_met(student_sourced_id, subject_xp)`,
+  );
+}
+
 const upsert = (day: string, subject: string, app: string, xp: number, seconds: number) =>
   t.db.execute(sql`insert into daily_student_metrics (student_sourced_id, local_date, subject, app_key, xp,
       active_seconds, total_questions, correct_questions, events)
@@ -70,6 +101,57 @@ describe("each student's day, kept from the daily totals", () => {
     );
     expect(count?.n).toBeGreaterThan(10);
     expect(await mismatches()).toEqual([]);
+    expect(await periodMismatches()).toEqual([]);
+    expect(await staleGoalFlags()).toEqual([]);
+    const [met] = await queryRows<{ n: number }>(
+      t.db,
+      sql`select count(*)::int as n from student_daily_totals where goals_met`,
+    );
+    expect(met?.n).toBeGreaterThan(0);
+  });
+
+  it("says again which days met every goal when a student's or the school's goals change", async () => {
+    await upsert("2031-03-03", "Math", "goal-app", 25, 600);
+    const flag = async () =>
+      (
+        await queryRows<{ met: boolean }>(
+          t.db,
+          sql`select goals_met as met from student_daily_totals where student_sourced_id = ${AVA} and local_date = '2031-03-03'`,
+        )
+      )[0]?.met;
+    const [before] = await queryRows<{ value: Record<string, number> }>(
+      t.db,
+      sql`select value from app_meta where key = 'daily_xp_goals'`,
+    );
+    const own = await queryRows<{ subject: string; xp: number }>(
+      t.db,
+      sql`select subject, daily_xp as xp from student_daily_goals where student_sourced_id = ${AVA}`,
+    );
+    // Only Math counts, with a goal of 20: the day meets it.
+    await t.db.execute(sql`update app_meta set value = '{"Math": 20}' where key = 'daily_xp_goals'`);
+    await t.db.execute(sql`delete from student_daily_goals where student_sourced_id = ${AVA}`);
+    expect(await flag()).toBe(true);
+    await t.db.execute(
+      sql`insert into student_daily_goals (student_sourced_id, subject, daily_xp) values (${AVA}, 'Math', 30)`,
+    );
+    expect(await flag()).toBe(false);
+    await t.db.execute(sql`update student_daily_goals set daily_xp = 25 where student_sourced_id = ${AVA}`);
+    expect(await flag()).toBe(true);
+    expect(await periodMismatches()).toEqual([]);
+    // Everything back as it was.
+    await t.db.execute(sql`delete from student_daily_goals where student_sourced_id = ${AVA}`);
+    for (const goal of own)
+      await t.db.execute(
+        sql`insert into student_daily_goals (student_sourced_id, subject, daily_xp) values (${AVA}, ${goal.subject}, ${goal.xp})`,
+      );
+    await t.db.execute(
+      sql`update app_meta set value = ${JSON.stringify(before?.value)}::jsonb where key = 'daily_xp_goals'`,
+    );
+    await t.db.execute(
+      sql`delete from daily_student_metrics where student_sourced_id = ${AVA} and local_date = '2031-03-03'`,
+    );
+    expect(await staleGoalFlags()).toEqual([]);
+    expect(await periodMismatches()).toEqual([]);
   });
 
   it("follows inserts, upserts, updates and deletes, subject by subject", async () => {
@@ -93,6 +175,8 @@ describe("each student's day, kept from the daily totals", () => {
       and local_date = '2031-02-03'`);
     expect(await dayOf("2031-02-03")).toBeNull();
     expect(await mismatches()).toEqual([]);
+    expect(await periodMismatches()).toEqual([]);
+    expect(await staleGoalFlags()).toEqual([]);
   });
 
   it("adds up writers of one day that run at the same time", async () => {
@@ -108,5 +192,6 @@ describe("each student's day, kept from the daily totals", () => {
       subjects: { Math: 18, Science: 18 },
     });
     expect(await mismatches()).toEqual([]);
+    expect(await periodMismatches()).toEqual([]);
   });
 });

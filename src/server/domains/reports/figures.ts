@@ -1,7 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
-import { datesAfter, isWeekday } from "../../../shared/time-zone";
+import { addDays, datesAfter, isWeekday } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
-import { type SubjectGoals, schoolDailyGoals } from "../goals/daily-goals";
 
 /** The figures of a student's days (or of many students' days) added up. */
 export interface Totals {
@@ -52,31 +51,9 @@ export interface FigureFilter {
 }
 
 /**
- * Whether a student's day met every daily goal, as SQL over the day's XP per subject
- * (`subject_xp`) and the student's own goals (`own_goals`, null when they have none). The same
- * rule as `allGoalsMet(goalsWith(...))`: the school's goals, a student's own in their place. The
- * school's goals are written out as plain comparisons (most students have no goals of their own);
- * with a subject filter only that subject's goal counts.
- */
-function goalsMetSql(defaults: SubjectGoals, subject: string | undefined): SQL {
-  const entries = Object.entries(defaults).filter(([name]) => !subject || name === subject);
-  const schoolGoals = entries.length
-    ? sql.join(
-        entries.map(
-          ([name, goal]) => sql`coalesce((t.subject_xp ->> ${name})::numeric, 0) >= ${goal}::numeric`,
-        ),
-        sql` and `,
-      )
-    : sql`true`;
-  const onlySubject = subject ? sql`and g.key = ${subject}` : sql``;
-  return sql`case when og.goals is null then (${schoolGoals}) else not exists (
-      select 1 from jsonb_each_text(${JSON.stringify(defaults)}::jsonb || og.goals) g
-      where coalesce((t.subject_xp ->> g.key)::numeric, 0) < g.value::numeric ${onlySubject}) end`;
-}
-
-/**
  * A student's days as rows of `student_daily_totals`: that table itself, or, for one subject or
- * app, the daily totals of that subject or app added up per day the same way.
+ * app, the daily totals of that subject or app added up per day the same way, with whether the day
+ * met that subject's goal (every goal, for an app) by the same rule (`daily_goals_met`).
  */
 export function daysSource(filter: FigureFilter): SQL {
   if (!filter.subject && !filter.appKey) return sql`student_daily_totals`;
@@ -87,7 +64,8 @@ export function daysSource(filter: FigureFilter): SQL {
   return sql`(select student_sourced_id, local_date, sum(xp) as xp, sum(active_seconds) as active_seconds,
       sum(waste_seconds) as waste_seconds, sum(total_questions) as total_questions,
       sum(correct_questions) as correct_questions, sum(mastered_units) as mastered_units, sum(events) as events,
-      jsonb_object_agg(subject, xp) as subject_xp
+      jsonb_object_agg(subject, xp) as subject_xp,
+      daily_goals_met(student_sourced_id, jsonb_object_agg(subject, xp), ${filter.subject ?? null}) as goals_met
     from (select m.student_sourced_id, m.local_date, m.subject, sum(m.xp) as xp, sum(m.active_seconds) as active_seconds,
         sum(m.waste_seconds) as waste_seconds, sum(m.total_questions) as total_questions,
         sum(m.correct_questions) as correct_questions, sum(m.mastered_units) as mastered_units, sum(m.events) as events
@@ -121,7 +99,6 @@ export interface PeriodFigures {
   previous: Map<string, Totals>;
   /** Every day of the period with learning: all students' totals, and how many learned. */
   days: Map<string, Totals & { students: number }>;
-  goals: SubjectGoals;
 }
 
 /** The figures a line of the packed answers carries, after its key, in the order of FIELDS. */
@@ -129,52 +106,78 @@ const SUMS = sql`count(*) filter (where t.active_seconds > 0 or t.events > 0), s
   sum(t.waste_seconds), sum(t.total_questions), sum(t.correct_questions), sum(t.mastered_units),
   count(*) filter (where t.goals_met)`;
 
+/** The same figures of a student's kept week or month. */
+const PERIOD_SUMS = sql`p.days_learned, p.xp, p.active_seconds, p.waste_seconds, p.total_questions,
+  p.correct_questions, p.mastered_units, p.goal_days`;
+
+/** A whole week or month the figures may be read from as kept (see student_period_totals). */
+export interface WholePeriod {
+  period: "week" | "month";
+  /** The last day of the period compared with, which `previous` may stop short of. */
+  previousEnds: string;
+}
+
 /**
  * The figures of the students a sub-query names over a period, per student and per day, and per
- * student over the period before it (for the change). The period is read in one pass grouped both
- * ways at once (`grouping sets`, hashed); the period before in a second, concurrent one. Answers
- * come back as one string each (fields apart by the unit separator, lines by the record
- * separator): far cheaper to hand over than a row per student, from PGlite above all.
+ * student over the period before it (for the change). A whole week or month, not filtered by
+ * subject or app, is read per student as kept (`student_period_totals`, a row per student); the
+ * period before it too, less its days after the ones compared when it is compared in part. Other
+ * periods are added up from the students' days. Answers come back as one string each (fields
+ * apart by the unit separator, lines by the record separator): far cheaper to hand over than a
+ * row per student, from PGlite above all.
  */
 export async function periodFigures(
-  db: Database,
   readDb: Database,
   studentIds: SQL,
   period: Range,
   previous: Range | null,
   filter: FigureFilter,
+  whole?: WholePeriod,
 ): Promise<PeriodFigures> {
-  const goals = await schoolDailyGoals(db);
-  const goalsMet = goalsMetSql(goals, filter.subject);
-  const daysIn = (range: Range) => sql`(select t.*, ${goalsMet} as goals_met
-    from ${daysSource(filter)} t
-    left join (select student_sourced_id, jsonb_object_agg(subject, daily_xp) as goals
-      from student_daily_goals group by 1) og on og.student_sourced_id = t.student_sourced_id
-    where t.student_sourced_id in (${studentIds}) and t.local_date between ${range.start}::date and ${range.end}::date) t`;
+  const kept = whole && !filter.subject && !filter.appKey ? whole : null;
+  const daysIn = (range: Range) => sql`${daysSource(filter)} t
+    where t.student_sourced_id in (${studentIds}) and t.local_date between ${range.start}::date and ${range.end}::date`;
   const packed = (query: SQL) =>
     queryRows<{ packed: string | null }>(
       readDb,
       sql`select string_agg(g.line, chr(30)) as packed from (${query}) g`,
     ).then(([row]) => (row?.packed ? row.packed.split("\u001e").map((line) => line.split("\u001f")) : []));
-  const [periodLines, previousLines] = await Promise.all([
-    packed(sql`select concat_ws(chr(31), case when grouping(t.student_sourced_id) = 0 then 's' else 'd' end,
-        coalesce(t.student_sourced_id, (t.local_date - ${period.start}::date)::text), ${SUMS}) as line
-      from ${daysIn(period)} group by grouping sets ((t.student_sourced_id), (t.local_date))`),
-    previous
-      ? packed(sql`select concat_ws(chr(31), t.student_sourced_id, ${SUMS}) as line
-          from ${daysIn(previous)} group by t.student_sourced_id`)
+  const keptPeriod = (startsOn: string) =>
+    packed(sql`select concat_ws(chr(31), p.student_sourced_id, ${PERIOD_SUMS}) as line
+      from student_period_totals p
+      where p.period = ${kept?.period} and p.starts_on = ${startsOn}::date and p.student_sourced_id in (${studentIds})`);
+  const perStudent = (range: Range) =>
+    packed(sql`select concat_ws(chr(31), t.student_sourced_id, ${SUMS}) as line from ${daysIn(range)}
+      group by t.student_sourced_id`);
+  const perDay = (range: Range) =>
+    packed(sql`select concat_ws(chr(31), t.local_date - ${range.start}::date, ${SUMS}) as line from ${daysIn(range)}
+      group by t.local_date`);
+
+  const previousIsPart = Boolean(kept && previous && previous.end < kept.previousEnds);
+  const [studentLines, dayLines, previousLines, previousRest] = await Promise.all([
+    kept ? keptPeriod(period.start) : perStudent(period),
+    perDay(period),
+    previous ? (kept ? keptPeriod(previous.start) : perStudent(previous)) : Promise.resolve([]),
+    previous && kept && previousIsPart
+      ? perStudent({ start: addDays(previous.end, 1), end: kept.previousEnds })
       : Promise.resolve([]),
   ]);
-  const current = new Map<string, Totals>();
-  const days = new Map<string, Totals & { students: number }>();
-  const dayAt = datesAfter(period.start);
-  for (const [kind, key, ...figures] of periodLines) {
-    const totals = totalsOf(figures, 0);
-    if (kind === "s") current.set(key as string, totals);
-    else days.set(dayAt(Number(key)), { ...totals, students: totals.daysLearned });
+  const byStudent = (lines: string[][]) =>
+    new Map(lines.map((line) => [line[0] as string, totalsOf(line, 1)]));
+  const before = byStudent(previousLines);
+  // A period compared in part: its kept figures less the days after the part.
+  for (const [student, rest] of byStudent(previousRest)) {
+    const totals = before.get(student);
+    if (totals) for (const field of FIELDS) totals[field] -= rest[field];
   }
-  const before = new Map(previousLines.map((line) => [line[0] as string, totalsOf(line, 1)]));
-  return { current, previous: before, days, goals };
+  const dayAt = datesAfter(period.start);
+  const days = new Map(
+    dayLines.map((line) => {
+      const totals = totalsOf(line, 1);
+      return [dayAt(Number(line[0])), { ...totals, students: totals.daysLearned }] as const;
+    }),
+  );
+  return { current: byStudent(studentLines), previous: before, days };
 }
 
 /** Weekdays of a range that are not holidays of every school (a district's breaks) or of the school asked for. */

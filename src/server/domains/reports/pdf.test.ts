@@ -4,6 +4,7 @@ import type { ReportResult } from "../../../shared/contracts/reports";
 import { columnHeading, formatChange, formatReportValue } from "../../../shared/report-values";
 import { DEMO_FIRST_SCHOOL_ID } from "../../seed/demo-accounts";
 import { createTestApp, type TestApp } from "../../test/harness";
+import { chartSvg, labelStep, niceTicks } from "./chart-svg";
 import { reportFileName } from "./csv";
 import { reportPdf } from "./pdf";
 
@@ -107,6 +108,56 @@ describe("a report's PDF", () => {
     expect(first).toContain("Generado el 28 de noviembre de 2026");
     expect(first).toMatch(/Página 1 de 1/);
     expect(first).toContain("18.234,5");
+  });
+});
+
+describe("a printed chart", () => {
+  it("has a few round ticks from zero past the highest value", () => {
+    expect(niceTicks(0, 17_834)).toEqual([0, 5_000, 10_000, 15_000, 20_000]);
+    expect(niceTicks(0, 0.83, 4, 0.01)).toEqual([0, 0.25, 0.5, 0.75, 1]);
+    expect(niceTicks(-30, 90)).toEqual([-50, 0, 50, 100]);
+    expect(niceTicks(0, 0)).toEqual([0, 1, 2, 3, 4]);
+    expect(niceTicks(0, 2)).toEqual([0, 1, 2]);
+    expect(niceTicks(0, 0, 4, 0.01)).toEqual([0, 0.25, 0.5, 0.75, 1]);
+  });
+
+  it("thins the category labels so that none overlaps the next", () => {
+    const days = Array.from({ length: 30 }, (_, index) => `Nov ${index + 1}, 2026`);
+    expect(labelStep(["K", "1", "2"], 100)).toBe(1);
+    const step = labelStep(days, 500 / days.length);
+    expect(step).toBeGreaterThan(1);
+    const drawn = chartSvg(
+      {
+        key: "xp",
+        title: "XP",
+        kind: "bar",
+        unit: "xp",
+        categories: days,
+        series: [{ name: "XP", values: days.map(() => 1) }],
+      },
+      { width: 500, height: 180, locale: "en-US", unitLabel: "XP" },
+    );
+    expect(drawn.match(/>Nov \d+, 2026</g)).toHaveLength(Math.ceil(days.length / step));
+  });
+
+  it("names each series in a legend when there are several, and breaks a line where a value is missing", () => {
+    const drawn = chartSvg(
+      {
+        key: "learning",
+        title: "Learning",
+        kind: "line",
+        unit: "count",
+        categories: ["a", "b", "c", "d"],
+        series: [
+          { name: "Maple Grove & Co", values: [1, 2, null, 4] },
+          { name: "Riverside", values: [3, 3, 3, 3] },
+        ],
+      },
+      { width: 400, height: 160, locale: "en-US", unitLabel: "" },
+    );
+    expect(drawn).toContain(">Maple Grove &#38; Co<");
+    expect(drawn).toContain(">Riverside<");
+    expect(drawn.match(/<polyline/g)).toHaveLength(2);
   });
 });
 

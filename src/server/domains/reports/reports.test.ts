@@ -391,7 +391,7 @@ describe("the daily goal rule", () => {
     const today = localDateOf(t.clock.now(), SCHOOL_TIME_ZONE);
     const range = { start: addDays(today, -42), end: today };
     const students = sql`select r.user_sourced_id from user_roles r where lower(r.role) = 'student'`;
-    const figures = await periodFigures(t.db, t.db, students, range, null, {});
+    const figures = await periodFigures(t.db, students, range, null, {});
     const rows = await queryRows<{ student: string; day: string; subject: string; xp: number }>(
       t.db,
       sql`select student_sourced_id as student, local_date::text as day, subject, sum(xp)::float8 as xp

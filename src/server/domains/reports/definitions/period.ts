@@ -138,12 +138,12 @@ function periodReport(id: ReportId, kind: PeriodKind): ReportDefinition {
       const [{ students, classes }, figures, schoolDays, previousDays] = await Promise.all([
         reportStudents(context, ids),
         periodFigures(
-          context.db,
           context.readDb,
           ids,
           { start: period.start, end: through },
           previous,
           filter,
+          kind === "day" ? undefined : { period: kind, previousEnds: addDays(period.start, -1) },
         ),
         kind === "day"
           ? [period.start]

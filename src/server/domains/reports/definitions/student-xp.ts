@@ -145,7 +145,7 @@ export const studentXpReport: ReportDefinition = {
     const ids = studentsOfFilters(context, FILTERS);
     const [{ students }, figures, xp] = await Promise.all([
       reportStudents(context, ids),
-      periodFigures(context.db, context.readDb, ids, range, null, { appKey: search.appKey }),
+      periodFigures(context.readDb, ids, range, null, { appKey: search.appKey }),
       studentXp(context, ids, range, search.appKey),
     ]);
 
