@@ -16,19 +16,16 @@ CREATE TABLE "student_period_totals" (
 --> statement-breakpoint
 ALTER TABLE "student_daily_totals" ADD COLUMN "goals_met" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE INDEX "student_period_totals_period_idx" ON "student_period_totals" USING btree ("period","starts_on");--> statement-breakpoint
--- The school's daily goals as the goals domain falls back to them, written down, so a school that
--- never set its own reads the same goals in SQL (daily_goals_met) as in the app.
-INSERT INTO "app_meta" ("key", "value") VALUES ('daily_xp_goals', '{"Math": 30, "Reading": 30, "Language": 20, "Science": 20}')
-  ON CONFLICT ("key") DO NOTHING;
---> statement-breakpoint
 -- The goals domain's rule (allGoalsMet over goalsWith): a day meets every daily goal when each
 -- subject's XP reaches its goal, the school's goals with the student's own in their place; with
--- `only_subject`, that subject's goal only.
+-- `only_subject`, that subject's goal only. A school that never set its goals has the ones the app
+-- falls back to (FALLBACK_DAILY_GOALS; a test holds the two equal).
 CREATE FUNCTION "daily_goals_met"(student text, subject_xp jsonb, only_subject text DEFAULT NULL)
   RETURNS boolean LANGUAGE sql STABLE AS $$
   SELECT NOT EXISTS (
     SELECT 1 FROM jsonb_each_text(
-        coalesce((SELECT m.value FROM app_meta m WHERE m.key = 'daily_xp_goals'), '{}'::jsonb)
+        coalesce((SELECT m.value FROM app_meta m WHERE m.key = 'daily_xp_goals'),
+          '{"Math": 30, "Reading": 30, "Language": 20, "Science": 20}'::jsonb)
         || coalesce((SELECT jsonb_object_agg(g.subject, g.daily_xp) FROM student_daily_goals g
           WHERE g.student_sourced_id = student), '{}'::jsonb)) goal
     WHERE (only_subject IS NULL OR goal.key = only_subject)
@@ -161,10 +158,12 @@ CREATE TRIGGER "student_goals_recount_after_delete" AFTER DELETE ON "student_dai
 -- The school's goals changed: every day says again whether it met every goal (a rare, whole-table change).
 CREATE FUNCTION "school_goals_recount"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE student_daily_totals t SET goals_met = NOT t.goals_met
-    WHERE t.goals_met <> daily_goals_met(t.student_sourced_id, t.subject_xp);
+  IF coalesce(NEW.key, OLD.key) = 'daily_xp_goals' THEN
+    UPDATE student_daily_totals t SET goals_met = NOT t.goals_met
+      WHERE t.goals_met <> daily_goals_met(t.student_sourced_id, t.subject_xp);
+  END IF;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER "school_goals_recount_after_change" AFTER INSERT OR UPDATE ON "app_meta"
-  FOR EACH ROW WHEN (NEW.key = 'daily_xp_goals') EXECUTE FUNCTION "school_goals_recount"();
+CREATE TRIGGER "school_goals_recount_after_change" AFTER INSERT OR UPDATE OR DELETE ON "app_meta"
+  FOR EACH ROW EXECUTE FUNCTION "school_goals_recount"();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/client";
 import { demoId } from "../../seed/demo-accounts";
 import { createTestApp, type TestApp } from "../../test/harness";
+import { FALLBACK_DAILY_GOALS } from "../goals/daily-goals";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -152,6 +153,30 @@ describe("each student's day, kept from the daily totals", () => {
     );
     expect(await staleGoalFlags()).toEqual([]);
     expect(await periodMismatches()).toEqual([]);
+  });
+
+  it("reads the goals the app falls back to when a school never set its own", async () => {
+    const [saved] = await queryRows<{ value: unknown }>(
+      t.db,
+      sql`select value from app_meta where key = 'daily_xp_goals'`,
+    );
+    await t.db.execute(sql`delete from app_meta where key = 'daily_xp_goals'`);
+    const met = async (xp: Record<string, number>) =>
+      (
+        await queryRows<{ met: boolean }>(
+          t.db,
+          sql`select daily_goals_met('nobody', ${JSON.stringify(xp)}::jsonb) as met`,
+        )
+      )[0]?.met;
+    expect(await met(FALLBACK_DAILY_GOALS)).toBe(true);
+    for (const subject of Object.keys(FALLBACK_DAILY_GOALS))
+      expect(
+        await met({ ...FALLBACK_DAILY_GOALS, [subject]: (FALLBACK_DAILY_GOALS[subject] ?? 0) - 1 }),
+      ).toBe(false);
+    await t.db.execute(
+      sql`insert into app_meta (key, value) values ('daily_xp_goals', ${JSON.stringify(saved?.value)}::jsonb)`,
+    );
+    expect(await staleGoalFlags()).toEqual([]);
   });
 
   it("follows inserts, upserts, updates and deletes, subject by subject", async () => {

@@ -13,7 +13,7 @@ import { type Database, migrationsFolder, queryJsonRows, queryRows } from "../..
 const ROWS_PER_READ = 2_000;
 
 /** Tables the database's triggers fill as the tables they follow load: their rows are not copied. */
-const KEPT_BY_TRIGGERS = new Set(["student_xp_periods"]);
+const KEPT_BY_TRIGGERS = new Set(["student_xp_periods", "student_daily_totals", "student_period_totals"]);
 
 interface Journal {
   entries: { idx: number; tag: string }[];
