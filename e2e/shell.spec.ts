@@ -1,7 +1,7 @@
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import type { PublicConfig } from "../src/shared/contracts/config";
 import type { DashRole } from "../src/shared/roles";
-import { decideAccess, NAV_GROUPS, type PageRoute, routes } from "../src/shared/routes";
+import { NAV_GROUPS, sidebarRoutes } from "../src/shared/routes";
 import { apiSignIn, currentUrl, DESKTOP, PHONE, signInAs } from "./helpers";
 
 /**
@@ -55,11 +55,7 @@ async function expectedSidebar(page: Page): Promise<string[]> {
     primaryOrgId: (user.primaryOrg?.sourcedId as string | undefined) ?? null,
     classLeaderboardOrgId: config.classLeaderboardOrgId,
   };
-  return NAV_GROUPS.flatMap((group) =>
-    (routes as readonly PageRoute[])
-      .filter((route) => route.nav === group && decideAccess(route, subject).allowed)
-      .map((route) => route.title),
-  );
+  return NAV_GROUPS.flatMap((group) => sidebarRoutes(group, subject).map((route) => route.title));
 }
 
 /** Opens the View-as dialog of a person listed in the panel and starts viewing with a reason. */

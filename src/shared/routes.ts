@@ -1000,6 +1000,16 @@ export function decideAccess(route: PageRoute, subject: AccessSubject): AccessDe
   return { allowed: true };
 }
 
+/** The sidebar's pages of a group for a user in their active role, in the table's order. */
+export function sidebarRoutes(group: NavGroup, subject: AccessSubject): PageRoute[] {
+  return (routes as readonly PageRoute[]).filter(
+    (route) =>
+      route.nav === group &&
+      decideAccess(route, subject).allowed &&
+      (!route.navRoles || (subject.activeRole !== null && route.navRoles.includes(subject.activeRole))),
+  );
+}
+
 export function findRoute(path: string): PageRoute | undefined {
   return (routes as readonly PageRoute[]).find((route) => route.path === path);
 }

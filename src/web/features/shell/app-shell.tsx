@@ -4,7 +4,7 @@ import { LifeBuoy, Moon, Sun, SunMoon } from "lucide-react";
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isAdminLevel } from "../../../shared/roles";
-import { decideAccess, NAV_GROUPS, type PageRoute, routes } from "../../../shared/routes";
+import { NAV_GROUPS, sidebarRoutes } from "../../../shared/routes";
 import { Brand } from "../../components/brand";
 import { LanguageSelect } from "../../components/language-select";
 import { chooseOwnLanguage } from "../../lib/language";
@@ -87,17 +87,10 @@ function navigationFor(auth: AuthState, isLocked: boolean) {
   const subject = accessSubjectOf(auth);
   return NAV_GROUPS.map((group) => ({
     group,
-    links: (routes as readonly PageRoute[])
-      .filter(
-        (route) =>
-          route.nav === group &&
-          decideAccess(route, subject).allowed &&
-          (!route.navRoles || (auth.activeRole !== null && route.navRoles.includes(auth.activeRole))),
-      )
-      .map((route) => ({
-        to: route.path === "/app/" ? "/app" : route.path.replace(/\/$/, ""),
-        path: route.path,
-      })),
+    links: sidebarRoutes(group, subject).map((route) => ({
+      to: route.path === "/app/" ? "/app" : route.path.replace(/\/$/, ""),
+      path: route.path,
+    })),
   })).filter((section) => section.links.length > 0);
 }
 
