@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { addDays, datesAfter, isWeekday } from "../../../shared/time-zone";
 import { type Database, queryRows } from "../../db/client";
+import { packedLine, packedLines } from "./packed";
 
 /** The figures of a student's days (or of many students' days) added up. */
 export interface Totals {
@@ -122,9 +123,7 @@ export interface WholePeriod {
  * student over the period before it (for the change). A whole week or month, not filtered by
  * subject or app, is read per student as kept (`student_period_totals`, a row per student); the
  * period before it too, less its days after the ones compared when it is compared in part. Other
- * periods are added up from the students' days. Answers come back as one string each (fields
- * apart by the unit separator, lines by the record separator): far cheaper to hand over than a
- * row per student, from PGlite above all.
+ * periods are added up from the students' days. Answers come back packed (packed.ts).
  */
 export async function periodFigures(
   readDb: Database,
@@ -137,20 +136,16 @@ export async function periodFigures(
   const kept = whole && !filter.subject && !filter.appKey ? whole : null;
   const daysIn = (range: Range) => sql`${daysSource(filter)} t
     where t.student_sourced_id in (${studentIds}) and t.local_date between ${range.start}::date and ${range.end}::date`;
-  const packed = (query: SQL) =>
-    queryRows<{ packed: string | null }>(
-      readDb,
-      sql`select string_agg(g.line, chr(30)) as packed from (${query}) g`,
-    ).then(([row]) => (row?.packed ? row.packed.split("\u001e").map((line) => line.split("\u001f")) : []));
+  const packed = (lines: SQL) => packedLines(readDb, lines);
   const keptPeriod = (startsOn: string) =>
-    packed(sql`select concat_ws(chr(31), p.student_sourced_id, ${PERIOD_SUMS}) as line
+    packed(sql`select ${packedLine([sql`p.student_sourced_id`, PERIOD_SUMS])} as line
       from student_period_totals p
       where p.period = ${kept?.period} and p.starts_on = ${startsOn}::date and p.student_sourced_id in (${studentIds})`);
   const perStudent = (range: Range) =>
-    packed(sql`select concat_ws(chr(31), t.student_sourced_id, ${SUMS}) as line from ${daysIn(range)}
+    packed(sql`select ${packedLine([sql`t.student_sourced_id`, SUMS])} as line from ${daysIn(range)}
       group by t.student_sourced_id`);
   const perDay = (range: Range) =>
-    packed(sql`select concat_ws(chr(31), t.local_date - ${range.start}::date, ${SUMS}) as line from ${daysIn(range)}
+    packed(sql`select ${packedLine([sql`t.local_date - ${range.start}::date`, SUMS])} as line from ${daysIn(range)}
       group by t.local_date`);
 
   const previousIsPart = Boolean(kept && previous && previous.end < kept.previousEnds);

@@ -4,6 +4,7 @@ import { queryRows } from "../../db/client";
 import { studentForbidden } from "../activity/metrics";
 import { studentIdsInReach, studentIdsOfClass, studentIdsOfGuide, studentIdsUnder } from "../rostering/scope";
 import type { ReportContext } from "./engine";
+import { packedLine, packedLines } from "./packed";
 
 /** A student a report counts, with what its tables group by. */
 export interface ReportStudent {
@@ -52,19 +53,24 @@ export function studentsOfFilters(context: ReportContext, filters: readonly Repo
 /**
  * The students of a sub-query with their school, first grade and active classes, and those
  * classes with their Guides, in the order reports list people (family name, given name). The
- * students come back as one string (fields apart by the unit separator, students by the record
- * separator, class ids by the group separator): a district's 10,000 rows cost far less that way.
+ * students come back packed (packed.ts), each one's class ids apart by the group separator.
  */
 export async function reportStudents(
   context: ReportContext,
   ids: SQL,
 ): Promise<{ students: ReportStudent[]; classes: Map<string, ReportClass> }> {
-  const [[packed], classes] = await Promise.all([
-    queryRows<{ students: string | null }>(
+  const [lines, classes] = await Promise.all([
+    packedLines(
       context.db,
-      sql`select string_agg(concat_ws(chr(31), u.sourced_id, concat_ws(' ', u.given_name, u.family_name),
-            coalesce(u.grades[1], ''), u.timezone, coalesce(s.sourced_id, ''), coalesce(s.name, ''), coalesce(c.ids, '')),
-            chr(30) order by u.family_name, u.given_name, u.sourced_id) as students
+      sql`select ${packedLine([
+        sql`u.sourced_id`,
+        sql`concat_ws(' ', u.given_name, u.family_name)`,
+        sql`coalesce(u.grades[1], '')`,
+        sql`u.timezone`,
+        sql`coalesce(s.sourced_id, '')`,
+        sql`coalesce(s.name, '')`,
+        sql`coalesce(c.ids, '')`,
+      ])} as line, u.family_name, u.given_name, u.sourced_id
         from users u
         -- A student's school: their primary organisation when it is a school, else a school they have a role at.
         left join orgs p on p.sourced_id = u.primary_org_sourced_id and p.type = 'school'
@@ -76,6 +82,7 @@ export async function reportStudents(
           from enrollments e where e.role = 'student' and e.status = 'active' and e.user_sourced_id in (${ids})
           group by 1) c on c.user_sourced_id = u.sourced_id
         where u.sourced_id in (${ids})`,
+      sql`order by g.family_name, g.given_name, g.sourced_id`,
     ),
     queryRows<ReportClass>(
       context.db,
@@ -89,8 +96,8 @@ export async function reportStudents(
         group by c.sourced_id, c.title, c.school_sourced_id`,
     ),
   ]);
-  const students = (packed?.students ? packed.students.split("\u001e") : []).map((line) => {
-    const [id, name, grade, timezone, schoolId, schoolName, classIds] = line.split("\u001f") as string[];
+  const students = lines.map((line) => {
+    const [id, name, grade, timezone, schoolId, schoolName, classIds] = line;
     return {
       id: id as string,
       name: name as string,

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { ReportFilter, ReportTable } from "../../../../shared/contracts/reports";
-import { dateInWords } from "../../../../shared/report-values";
+import { dateInWords, formatReportValue } from "../../../../shared/report-values";
 import {
   addDays,
   datesAfter,
@@ -215,6 +215,30 @@ function mostImproved(rows: DayRow[], end: string): { subject: string; change: n
   return best;
 }
 
+/**
+ * Both reports' last highlights: the most improved subject, and, when there is nothing else to say,
+ * that no learning is recorded yet (`said`: how many highlights came before).
+ */
+function closingHighlights(
+  context: ReportContext,
+  learner: Learner,
+  rows: DayRow[],
+  end: string,
+  said: number,
+): string[] {
+  const who = whoOf(learner);
+  const improved = mostImproved(rows, end);
+  if (improved)
+    return [
+      context.t("highlights.mostImproved", {
+        ...who,
+        subject: improved.subject,
+        change: formatReportValue(improved.change, "percent", context.locale),
+      }),
+    ];
+  return said === 0 ? [context.t("highlights.nothingYet", who)] : [];
+}
+
 /** Both reports' header: the student and the range in words. */
 function headerOf(context: ReportContext, learner: Learner, range: { start: string; end: string }) {
   const { t, locale } = context;
@@ -266,18 +290,7 @@ export const learningReport: ReportDefinition = {
         t("highlights.bestWeek", { ...who, week: dateInWords(best[0], locale), xp: round2(best[1]) }),
       );
     if (streak >= 2) highlights.push(t("highlights.longestStreak", { ...who, days: streak }));
-    const improved = mostImproved(rows, range.end);
-    if (improved)
-      highlights.push(
-        t("highlights.mostImproved", {
-          ...who,
-          subject: improved.subject,
-          change: new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 }).format(
-            improved.change,
-          ),
-        }),
-      );
-    if (highlights.length === 0) highlights.push(t("highlights.nothingYet", who));
+    highlights.push(...closingHighlights(context, learner, rows, range.end, highlights.length));
 
     const weekRows = [...weeks];
     const categories = weekRows.map(([week]) => dateInWords(week, locale));
@@ -353,7 +366,7 @@ export const learningBySubjectReport: ReportDefinition = {
   access: "learner",
   filters: FILTERS,
   async build(context) {
-    const { t, locale } = context;
+    const { t } = context;
     const { range, learner, rows, xpByDay } = await learningOf(context);
     const total = emptySum();
     const subjects = new Map<string, Sum>();
@@ -387,18 +400,7 @@ export const learningBySubjectReport: ReportDefinition = {
       highlights.push(
         t("highlights.mostTimeApp", { ...who, app: longest.name, hours: round2(longest.active / 3600) }),
       );
-    const improved = mostImproved(rows, range.end);
-    if (improved)
-      highlights.push(
-        t("highlights.mostImproved", {
-          ...who,
-          subject: improved.subject,
-          change: new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 }).format(
-            improved.change,
-          ),
-        }),
-      );
-    if (highlights.length === 0) highlights.push(t("highlights.nothingYet", who));
+    highlights.push(...closingHighlights(context, learner, rows, range.end, highlights.length));
 
     return {
       ...headerOf(context, learner, range),

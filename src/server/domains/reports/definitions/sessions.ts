@@ -8,9 +8,9 @@ import {
 } from "../../../../shared/contracts/reports";
 import { dateInWords } from "../../../../shared/report-values";
 import { addDays, daysBetween, localDateOf, SCHOOL_TIME_ZONE } from "../../../../shared/time-zone";
-import { queryRows } from "../../../db/client";
 import { columnsOf, type ReportContext, type ReportDefinition } from "../engine";
 import type { Range } from "../figures";
+import { packedLine, packedLines } from "../packed";
 import {
   describeFilters,
   filterOptions,
@@ -131,7 +131,7 @@ function measuresOf(totals: SessionTotals) {
  * The learning sessions of the students a sub-query names, worked out in the database: each event
  * runs from its end less its active, wasted and gaming seconds to its end; within a student's own
  * day, an event starting `SESSION_GAP_MINUTES` or more after everything before it ended starts a
- * new session. The answer is one string: a line per student with their sessions added up, a line
+ * new session. The answer comes packed (packed.ts): a line per student with their sessions added up, a line
  * per starting hour, and the longest and the most wasteful sessions.
  */
 async function sessionFigures(
@@ -145,10 +145,10 @@ async function sessionFigures(
     filter.appKey ? sql`and e.app_id::text = ${filter.appKey}` : sql``,
   ];
   const listed = (kind: string, order: SQL, where: SQL) =>
-    sql`select ${kind}::text as kind, l.rank, concat_ws(' ', ${kind}::text, l.day, l.clock, l.seconds, l.active, l.waste, l.xp, l.student) as line
+    sql`select ${kind}::text as kind, l.rank, ${packedLine([sql`${kind}::text`, sql`l.day`, sql`l.clock`, sql`l.seconds`, sql`l.active`, sql`l.waste`, sql`l.xp`, sql`l.student`])} as line
       from (select s.*, row_number() over (order by ${order}, s.started, s.student) as rank from timed s where ${where}) l
       where l.rank <= ${LISTED_SESSIONS}`;
-  const [row] = await queryRows<{ packed: string | null }>(
+  const lines = await packedLines(
     context.readDb,
     sql`with events as (
         select e.student_sourced_id as student, e.local_date as day, e.occurred_at as ended,
@@ -172,23 +172,22 @@ async function sessionFigures(
         select s.*, to_char(s.started at time zone u.timezone, 'HH24:MI') as clock,
           extract(hour from s.started at time zone u.timezone)::int as hour
         from sessions s join users u on u.sourced_id = s.student)
-      select string_agg(p.line, E'\n' order by p.kind, p.rank) as packed from (
-        select 's' as kind, 0 as rank, concat_ws(' ', 's', count(*), sum(t.seconds), sum(t.active), sum(t.waste), sum(t.xp), t.student) as line
+      select p.kind, p.rank, p.line from (
+        select 's' as kind, 0 as rank, ${packedLine([sql`'s'`, sql`count(*)`, sql`sum(t.seconds)`, sql`sum(t.active)`, sql`sum(t.waste)`, sql`sum(t.xp)`, sql`t.student`])} as line
         from timed t group by t.student
         union all
-        select 'h', 0, concat_ws(' ', 'h', t.hour, count(*)) from timed t group by t.hour
+        select 'h', 0, ${packedLine([sql`'h'`, sql`t.hour`, sql`count(*)`])} from timed t group by t.hour
         union all ${listed("l", sql`s.seconds desc`, sql`true`)}
         union all ${listed("w", sql`s.waste desc, s.seconds desc`, sql`s.waste > 0`)}) p`,
+    sql`order by g.kind, g.rank`,
   );
   const figures: SessionFigures = { students: new Map(), hours: new Map(), longest: [], wasteful: [] };
-  for (const line of row?.packed ? row.packed.split("\n") : []) {
-    const parts = line.split(" ");
+  for (const parts of lines) {
     const kind = parts[0];
     if (kind === "h") {
       figures.hours.set(Number(parts[1]), Number(parts[2]));
     } else if (kind === "s") {
-      // A student's id may hold spaces: it is everything after the figures.
-      figures.students.set(parts.slice(6).join(" "), {
+      figures.students.set(parts[6] as string, {
         sessions: Number(parts[1]),
         seconds: Number(parts[2]),
         activeSeconds: Number(parts[3]),
@@ -204,7 +203,7 @@ async function sessionFigures(
         activeSeconds: Number(parts[4]),
         wasteSeconds: Number(parts[5]),
         xp: Number(parts[6]),
-        studentId: parts.slice(7).join(" "),
+        studentId: parts[7] as string,
       });
     }
   }

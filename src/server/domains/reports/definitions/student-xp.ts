@@ -11,6 +11,7 @@ import {
 import { queryRows } from "../../../db/client";
 import { columnsOf, type ReportContext, type ReportDefinition } from "../engine";
 import { daysSource, periodFigures, type Range } from "../figures";
+import { packedLine, packedLines } from "../packed";
 import {
   describeFilters,
   filterOptions,
@@ -70,21 +71,18 @@ async function studentXp(
   const sums = candidates.map((subject) => sql`coalesce(sum((t.subject_xp ->> ${subject})::numeric), 0)`);
   const xpPerDay = sql`coalesce(string_agg((t.local_date - ${range.start}::date) || ':' || t.xp, ',')
     filter (where t.xp <> 0), '')`;
-  const [row] = await queryRows<{ packed: string | null }>(
+  const lines = await packedLines(
     context.readDb,
-    sql`select string_agg(g.line, E'\n') as packed from (
-        select concat_ws(E'\t', ${sql.join([...sums, xpPerDay, sql`t.student_sourced_id`], sql`, `)}) as line
-        from ${daysSource({ appKey })} t
-        where t.student_sourced_id in (${studentIds}) and t.local_date between ${range.start}::date and ${range.end}::date
-        group by t.student_sourced_id) g`,
+    sql`select ${packedLine([...sums, xpPerDay, sql`t.student_sourced_id`])} as line
+      from ${daysSource({ appKey })} t
+      where t.student_sourced_id in (${studentIds}) and t.local_date between ${range.start}::date and ${range.end}::date
+      group by t.student_sourced_id`,
   );
   const bySubject = new Map<string, number[]>();
   const byDay = new Map<string, Map<number, number>>();
   const earned = candidates.map(() => false);
-  for (const line of row?.packed ? row.packed.split("\n") : []) {
-    const parts = line.split("\t");
-    // A student's id may hold a tab: it is everything after the subjects and the days.
-    const id = parts.slice(candidates.length + 1).join("\t");
+  for (const parts of lines) {
+    const id = parts[candidates.length + 1] as string;
     const xp = candidates.map((_, index) => Number(parts[index]));
     xp.forEach((value, index) => {
       if (value !== 0) earned[index] = true;

@@ -6,6 +6,7 @@ import { addDays, localDateOf, SCHOOL_TIME_ZONE } from "../../../../shared/time-
 import { queryRows } from "../../../db/client";
 import { schoolDailyGoals } from "../../goals/daily-goals";
 import { columnsOf, type ReportContext, type ReportDefinition } from "../engine";
+import { packedLine, packedLines } from "../packed";
 import {
   describeFilters,
   filterOptions,
@@ -71,10 +72,9 @@ export const subjectReport: ReportDefinition = {
     const [{ students }, goals, learned, placed, tested] = await Promise.all([
       reportStudents(context, ids),
       schoolDailyGoals(context.db),
-      // One string per student and subject: far cheaper to hand over than a row each for a district.
-      queryRows<{ packed: string | null }>(
+      packedLines(
         context.readDb,
-        sql`select string_agg(concat_ws(chr(31), x.xp, x.mastered, x.student, x.subject), chr(30)) as packed from (
+        sql`select ${packedLine([sql`x.xp`, sql`x.mastered`, sql`x.student`, sql`x.subject`])} as line from (
             select m.student_sourced_id as student, m.subject, sum(m.xp) as xp, sum(m.mastered_units) as mastered
             from daily_student_metrics m
             where m.student_sourced_id in (${ids}) and m.local_date between ${term.start}::date and ${term.end}::date
@@ -99,14 +99,7 @@ export const subjectReport: ReportDefinition = {
     const key = (student: string, subject: string) => `${student}\u0000${subject}`;
     const xp = new Map<string, { xp: number; mastered: number }>();
     const subjects = new Set(Object.keys(goals));
-    // Fields apart by the unit separator, rows by the record separator: neither is in an id or a subject.
-    for (const line of learned[0]?.packed?.split("\u001e") ?? []) {
-      const [xpText, masteredText, student, subject] = line.split("\u001f") as [
-        string,
-        string,
-        string,
-        string,
-      ];
+    for (const [xpText, masteredText, student, subject] of learned as [string, string, string, string][]) {
       xp.set(key(student, subject), { xp: Number(xpText), mastered: Number(masteredText) });
       subjects.add(subject);
     }
